@@ -1,0 +1,175 @@
+#include "icd/context.h"
+
+#include "icd/api.h"
+
+#include <cstdlib>
+
+using namespace lanewise::icd;
+
+_cl_context::~_cl_context() {
+  // Destructor callbacks run in reverse order of registration (OpenCL 3.0,
+  // clSetContextDestructorCallback).
+  for (auto it = destructors_.rbegin(); it != destructors_.rend(); ++it)
+    it->first(this, it->second);
+  for (auto &[start, size] : svmAllocations_)
+    std::free(start);
+}
+
+void _cl_context::report(const char *message) const {
+  if (notify)
+    notify(message, nullptr, 0, notifyData);
+}
+
+void _cl_context::addDestructorCallback(Destructor callback, void *data) {
+  std::lock_guard lock(mutex_);
+  destructors_.emplace_back(callback, data);
+}
+
+void _cl_context::addSvmAllocation(void *start, size_t size) {
+  std::lock_guard lock(mutex_);
+  svmAllocations_[static_cast<char *>(start)] = size;
+}
+
+bool _cl_context::removeSvmAllocation(void *start) {
+  std::lock_guard lock(mutex_);
+  return svmAllocations_.erase(static_cast<char *>(start)) > 0;
+}
+
+std::pair<void *, size_t> _cl_context::findSvmAllocation(const void *pointer, size_t size) const {
+  std::lock_guard lock(mutex_);
+  auto *p = static_cast<char *>(const_cast<void *>(pointer));
+  auto it = svmAllocations_.upper_bound(p);
+  if (it == svmAllocations_.begin())
+    return {nullptr, 0};
+  --it;
+  if (p + size <= it->first + it->second)
+    return {it->first, it->second};
+  return {nullptr, 0};
+}
+
+namespace lanewise::icd::api {
+
+namespace {
+
+// Checks a context property list (OpenCL 3.0, table "List of supported
+// context creation properties") and copies it, terminator included.
+cl_int parseContextProperties(const cl_context_properties *properties,
+                              std::vector<cl_context_properties> &copy) {
+  if (!properties)
+    return CL_SUCCESS;
+  bool seenPlatform = false, seenInteropSync = false;
+  for (const cl_context_properties *p = properties; *p; p += 2) {
+    switch (p[0]) {
+    case CL_CONTEXT_PLATFORM:
+      if (seenPlatform)
+        return CL_INVALID_PROPERTY;
+      seenPlatform = true;
+      if (!isValid(reinterpret_cast<cl_platform_id>(p[1])))
+        return CL_INVALID_PLATFORM;
+      break;
+    case CL_CONTEXT_INTEROP_USER_SYNC:
+      if (seenInteropSync)
+        return CL_INVALID_PROPERTY;
+      seenInteropSync = true;
+      break;
+    default:
+      return CL_INVALID_PROPERTY;
+    }
+    copy.insert(copy.end(), p, p + 2);
+  }
+  copy.push_back(0);
+  return CL_SUCCESS;
+}
+
+cl_context createContext(const cl_context_properties *properties, _cl_context::Notify notify,
+                         void *userData, cl_int *errcodeReturn) {
+  std::vector<cl_context_properties> copy;
+  if (cl_int error = parseContextProperties(properties, copy); error != CL_SUCCESS) {
+    setError(errcodeReturn, error);
+    return nullptr;
+  }
+  auto *context = new _cl_context;
+  context->device = theDevice();
+  context->properties = std::move(copy);
+  context->notify = notify;
+  context->notifyData = userData;
+  setError(errcodeReturn, CL_SUCCESS);
+  return context;
+}
+
+} // namespace
+
+cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
+                                       cl_uint numDevices, const cl_device_id *devices,
+                                       _cl_context::Notify notify, void *userData,
+                                       cl_int *errcodeReturn) {
+  if (!devices || numDevices == 0 || (!notify && userData)) {
+    setError(errcodeReturn, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  for (cl_uint i = 0; i < numDevices; ++i)
+    if (!isValid(devices[i])) {
+      setError(errcodeReturn, CL_INVALID_DEVICE);
+      return nullptr;
+    }
+  return createContext(properties, notify, userData, errcodeReturn);
+}
+
+cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties *properties,
+                                               cl_device_type type, _cl_context::Notify notify,
+                                               void *userData, cl_int *errcodeReturn) {
+  if (!notify && userData) {
+    setError(errcodeReturn, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  cl_device_id device = nullptr;
+  if (cl_int error = api::clGetDeviceIDs(nullptr, type, 1, &device, nullptr); error != CL_SUCCESS) {
+    setError(errcodeReturn, error);
+    return nullptr;
+  }
+  return createContext(properties, notify, userData, errcodeReturn);
+}
+
+cl_int CL_API_CALL clRetainContext(cl_context context) {
+  if (!isValid(context))
+    return CL_INVALID_CONTEXT;
+  return context->retain() ? CL_SUCCESS : CL_INVALID_CONTEXT;
+}
+
+cl_int CL_API_CALL clReleaseContext(cl_context context) {
+  if (!isValid(context))
+    return CL_INVALID_CONTEXT;
+  return context->release() ? CL_SUCCESS : CL_INVALID_CONTEXT;
+}
+
+cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, size_t size,
+                                    void *value, size_t *sizeReturn) {
+  if (!isValid(context))
+    return CL_INVALID_CONTEXT;
+  InfoResult result(size, value, sizeReturn);
+  switch (param) {
+  case CL_CONTEXT_REFERENCE_COUNT:
+    return result(context->referenceCount());
+  case CL_CONTEXT_NUM_DEVICES:
+    return result(cl_uint{1});
+  case CL_CONTEXT_DEVICES:
+    return result(static_cast<cl_device_id>(context->device));
+  case CL_CONTEXT_PROPERTIES:
+    return result.array<cl_context_properties>(context->properties);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clSetContextDestructorCallback(cl_context context,
+                                                  _cl_context::Destructor callback,
+                                                  void *userData) {
+  if (!isValid(context))
+    return CL_INVALID_CONTEXT;
+  if (!callback)
+    return CL_INVALID_VALUE;
+  context->addDestructorCallback(callback, userData);
+  return CL_SUCCESS;
+}
+
+} // namespace lanewise::icd::api

@@ -1,0 +1,340 @@
+#include "icd/event.h"
+
+#include "icd/api.h"
+#include "icd/queue.h"
+
+#include <algorithm>
+#include <deque>
+#include <thread>
+
+using namespace lanewise::icd;
+
+namespace lanewise::icd {
+
+namespace {
+// A fixed pool of threads that run commands once their dependencies are met.
+// It is never destroyed: commands may still be in flight at exit.
+class CommandExecutor {
+public:
+  CommandExecutor() {
+    unsigned count = std::max(2u, std::thread::hardware_concurrency());
+    for (unsigned i = 0; i < count; ++i)
+      std::thread([this] { loop(); }).detach();
+  }
+
+  void run(std::function<void()> task) {
+    {
+      std::lock_guard lock(mutex_);
+      tasks_.push_back(std::move(task));
+    }
+    ready_.notify_one();
+  }
+
+private:
+  void loop() {
+    for (;;) {
+      std::function<void()> task;
+      {
+        std::unique_lock lock(mutex_);
+        ready_.wait(lock, [this] { return !tasks_.empty(); });
+        task = std::move(tasks_.front());
+        tasks_.pop_front();
+      }
+      task();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<std::function<void()>> tasks_;
+};
+} // namespace
+
+void runOnExecutor(std::function<void()> task) {
+  static CommandExecutor *executor = new CommandExecutor;
+  executor->run(std::move(task));
+}
+
+cl_int validateWaitList(cl_context context, cl_uint count, const cl_event *events) {
+  if ((count == 0) != (events == nullptr))
+    return CL_INVALID_EVENT_WAIT_LIST;
+  for (cl_uint i = 0; i < count; ++i) {
+    if (!isValid(events[i]))
+      return CL_INVALID_EVENT_WAIT_LIST;
+    if (context && events[i]->context.get() != context)
+      return CL_INVALID_CONTEXT;
+  }
+  return CL_SUCCESS;
+}
+
+} // namespace lanewise::icd
+
+namespace {
+constexpr std::size_t timestampIndex(cl_profiling_info which) {
+  return which - CL_PROFILING_COMMAND_QUEUED;
+}
+} // namespace
+
+_cl_event::_cl_event(_cl_context *context)
+    : context(context), queue(nullptr), commandType(CL_COMMAND_USER), status_(CL_SUBMITTED) {}
+
+_cl_event::_cl_event(_cl_command_queue *queue, cl_command_type type, Work work)
+    : context(queue->context.get()), queue(queue), commandType(type), status_(CL_QUEUED),
+      profiling_(queue->profiling()), work_(std::move(work)), queueUntilFinished_(queue) {
+  if (profiling_)
+    timestamps_[timestampIndex(CL_PROFILING_COMMAND_QUEUED)] = now();
+}
+
+cl_ulong _cl_event::now() {
+  cl_ulong time = 0;
+  lanewise::icd::api::clGetHostTimer(lanewise::icd::theDevice(), &time);
+  return time;
+}
+
+cl_int _cl_event::status() const {
+  std::lock_guard lock(mutex_);
+  return status_;
+}
+
+cl_int _cl_event::wait() {
+  std::unique_lock lock(mutex_);
+  finished_.wait(lock, [this] { return status_ <= CL_COMPLETE; });
+  return status_;
+}
+
+cl_ulong _cl_event::timestamp(cl_profiling_info which) const {
+  std::lock_guard lock(mutex_);
+  return timestamps_[timestampIndex(which)];
+}
+
+void _cl_event::addCallback(cl_int type, Callback callback, void *data) {
+  cl_int current;
+  {
+    std::lock_guard lock(mutex_);
+    current = status_;
+    if (current > type) {
+      callbacks_.push_back({type, callback, data});
+      return;
+    }
+  }
+  // The event is already at or past `type`: call now.
+  callback(this, current < 0 ? current : type, data);
+}
+
+void _cl_event::setStatus(cl_int status) {
+  std::vector<PendingCallback> due;
+  std::vector<_cl_event *> dependents;
+  const bool finishing = status <= CL_COMPLETE;
+  {
+    std::lock_guard lock(mutex_);
+    status_ = status;
+    if (profiling_) {
+      cl_ulong time = now();
+      if (status == CL_SUBMITTED)
+        timestamps_[timestampIndex(CL_PROFILING_COMMAND_SUBMIT)] = time;
+      if (status == CL_RUNNING)
+        timestamps_[timestampIndex(CL_PROFILING_COMMAND_START)] = time;
+      if (finishing) {
+        // A command terminated before it ran still gets ordered timestamps.
+        for (cl_profiling_info which : {CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START})
+          if (!timestamps_[timestampIndex(which)])
+            timestamps_[timestampIndex(which)] = time;
+        timestamps_[timestampIndex(CL_PROFILING_COMMAND_END)] = time;
+        timestamps_[timestampIndex(CL_PROFILING_COMMAND_COMPLETE)] = time;
+      }
+    }
+    auto split = std::stable_partition(callbacks_.begin(), callbacks_.end(),
+                                       [&](const PendingCallback &c) { return status > c.type; });
+    due.assign(split, callbacks_.end());
+    callbacks_.erase(split, callbacks_.end());
+    if (finishing)
+      dependents.swap(dependents_);
+  }
+  if (finishing)
+    finished_.notify_all();
+  for (const PendingCallback &c : due)
+    c.callback(this, status < 0 ? status : c.type, c.data);
+  for (_cl_event *dependent : dependents)
+    dependent->dependencyFinished(status < 0);
+}
+
+void _cl_event::setUserStatus(cl_int status) {
+  retainOwner();
+  setStatus(status);
+  releaseOwner();
+}
+
+void _cl_event::dependOn(_cl_event *other) {
+  std::lock_guard lock(other->mutex_);
+  if (other->status_ <= CL_COMPLETE) {
+    if (other->status_ < 0)
+      failedDependency_ = true;
+    return;
+  }
+  other->dependents_.push_back(this);
+  pendingDependencies_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void _cl_event::submit() {
+  retainOwner(); // held while in flight, released when finished
+  setStatus(CL_SUBMITTED);
+  dependencyFinished(false);
+}
+
+void _cl_event::dependencyFinished(bool failed) {
+  if (failed)
+    failedDependency_ = true;
+  if (pendingDependencies_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    runOnExecutor([this] { execute(); });
+}
+
+void _cl_event::execute() {
+  cl_int result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  if (!failedDependency_) {
+    setStatus(CL_RUNNING);
+    result = work_ ? work_() : CL_SUCCESS;
+  }
+  work_ = nullptr; // lets go of the objects the command used
+  OwnerRef<_cl_command_queue> queue = std::move(queueUntilFinished_);
+  setStatus(result == CL_SUCCESS ? CL_COMPLETE : result);
+  releaseOwner();
+}
+
+namespace lanewise::icd::api {
+
+cl_int CL_API_CALL clWaitForEvents(cl_uint numEvents, const cl_event *events) {
+  if (numEvents == 0 || !events)
+    return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < numEvents; ++i) {
+    if (!isValid(events[i]))
+      return CL_INVALID_EVENT;
+    if (events[i]->context.get() != events[0]->context.get())
+      return CL_INVALID_CONTEXT;
+  }
+  cl_int result = CL_SUCCESS;
+  for (cl_uint i = 0; i < numEvents; ++i)
+    if (events[i]->wait() < 0)
+      result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  return result;
+}
+
+cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param, size_t size, void *value,
+                                  size_t *sizeReturn) {
+  if (!isValid(event))
+    return CL_INVALID_EVENT;
+  InfoResult result(size, value, sizeReturn);
+  switch (param) {
+  case CL_EVENT_COMMAND_QUEUE:
+    return result(static_cast<cl_command_queue>(event->queue));
+  case CL_EVENT_CONTEXT:
+    return result(static_cast<cl_context>(event->context.get()));
+  case CL_EVENT_COMMAND_TYPE:
+    return result(event->commandType);
+  case CL_EVENT_COMMAND_EXECUTION_STATUS:
+    return result(event->status());
+  case CL_EVENT_REFERENCE_COUNT:
+    return result(event->referenceCount());
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clRetainEvent(cl_event event) {
+  if (!isValid(event))
+    return CL_INVALID_EVENT;
+  return event->retain() ? CL_SUCCESS : CL_INVALID_EVENT;
+}
+
+cl_int CL_API_CALL clReleaseEvent(cl_event event) {
+  if (!isValid(event))
+    return CL_INVALID_EVENT;
+  return event->release() ? CL_SUCCESS : CL_INVALID_EVENT;
+}
+
+cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info param, size_t size,
+                                           void *value, size_t *sizeReturn) {
+  if (!isValid(event))
+    return CL_INVALID_EVENT;
+  // Not available for user events, for queues without profiling, or before
+  // the command has finished (OpenCL 3.0, clGetEventProfilingInfo).
+  if (!event->profiled() || !event->finished())
+    return CL_PROFILING_INFO_NOT_AVAILABLE;
+  if (param < CL_PROFILING_COMMAND_QUEUED || param > CL_PROFILING_COMMAND_COMPLETE)
+    return CL_INVALID_VALUE;
+  return InfoResult(size, value, sizeReturn)(event->timestamp(param));
+}
+
+cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int type, _cl_event::Callback callback,
+                                      void *userData) {
+  if (!isValid(event))
+    return CL_INVALID_EVENT;
+  if (!callback || (type != CL_SUBMITTED && type != CL_RUNNING && type != CL_COMPLETE))
+    return CL_INVALID_VALUE;
+  event->addCallback(type, callback, userData);
+  return CL_SUCCESS;
+}
+
+cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int *errcodeReturn) {
+  if (!isValid(context)) {
+    setError(errcodeReturn, CL_INVALID_CONTEXT);
+    return nullptr;
+  }
+  setError(errcodeReturn, CL_SUCCESS);
+  return new _cl_event(context);
+}
+
+cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int status) {
+  if (!isValid(event) || event->commandType != CL_COMMAND_USER)
+    return CL_INVALID_EVENT;
+  if (status > CL_COMPLETE)
+    return CL_INVALID_VALUE;
+  // The status of a user event can be set only once.
+  if (event->status() != CL_SUBMITTED)
+    return CL_INVALID_OPERATION;
+  event->setUserStatus(status);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue queue, cl_uint numEvents,
+                                               const cl_event *events, cl_event *event) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  // With an empty wait list a marker waits for every earlier command.
+  if (numEvents == 0)
+    return queue->enqueueBarrier(CL_COMMAND_MARKER, {}, event);
+  return queue->enqueue(CL_COMMAND_MARKER, waitListSpan(numEvents, events), nullptr, event);
+}
+
+cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue queue, cl_uint numEvents,
+                                                const cl_event *events, cl_event *event) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  return queue->enqueueBarrier(CL_COMMAND_BARRIER, waitListSpan(numEvents, events), event);
+}
+
+cl_int CL_API_CALL clEnqueueMarker(cl_command_queue queue, cl_event *event) {
+  if (!event)
+    return isValid(queue) ? CL_INVALID_VALUE : CL_INVALID_COMMAND_QUEUE;
+  return api::clEnqueueMarkerWithWaitList(queue, 0, nullptr, event);
+}
+
+cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue queue) {
+  return api::clEnqueueBarrierWithWaitList(queue, 0, nullptr, nullptr);
+}
+
+cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue queue, cl_uint numEvents,
+                                          const cl_event *events) {
+  if (!isValid(queue))
+    return CL_INVALID_COMMAND_QUEUE;
+  if (numEvents == 0 || !events)
+    return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < numEvents; ++i) {
+    if (!isValid(events[i]))
+      return CL_INVALID_EVENT;
+    if (events[i]->context.get() != queue->context.get())
+      return CL_INVALID_CONTEXT;
+  }
+  return queue->enqueueBarrier(CL_COMMAND_BARRIER, waitListSpan(numEvents, events), nullptr);
+}
+
+} // namespace lanewise::icd::api

@@ -1,0 +1,83 @@
+// Events and the commands they stand for (OpenCL 3.0 API, 5.11 and 5.12).
+#pragma once
+
+#include "icd/context.h"
+
+#include <array>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+struct _cl_command_queue;
+
+// An event is the state of one command: queued, submitted, running, then
+// complete (CL_COMPLETE) or terminated (a negative error code). A command
+// runs once every event it depends on has completed; if one of them was
+// terminated, the command is terminated too, without running.
+struct _cl_event : lanewise::icd::Object<_cl_event, lanewise::icd::ObjectKind::Event> {
+  using Callback = void(CL_CALLBACK *)(cl_event, cl_int, void *);
+  // The command's action. It returns CL_SUCCESS, or a negative status that
+  // terminates the command.
+  using Work = std::function<cl_int()>;
+
+  // A user event (clCreateUserEvent): no queue, starts CL_SUBMITTED.
+  explicit _cl_event(_cl_context *context);
+  // A command of `queue`, starting CL_QUEUED.
+  _cl_event(_cl_command_queue *queue, cl_command_type type, Work work);
+
+  lanewise::icd::OwnerRef<_cl_context> context;
+  // The queue of the command, null for user events. The event keeps the queue
+  // alive only until the command finishes (the queue also refers to its
+  // latest commands).
+  _cl_command_queue *const queue;
+  const cl_command_type commandType;
+
+  cl_int status() const;
+  // Blocks until the event is complete or terminated; returns the final status.
+  cl_int wait();
+  bool finished() const { return status() <= CL_COMPLETE; }
+
+  // Profiling timestamps (CL_PROFILING_COMMAND_QUEUED ... _COMPLETE), in
+  // nanoseconds of the device timer; 0 when profiling is off.
+  bool profiled() const { return profiling_; }
+  cl_ulong timestamp(cl_profiling_info which) const;
+
+  void addCallback(cl_int type, Callback callback, void *data);
+
+  // Sets the status of a user event: CL_COMPLETE or a negative error.
+  void setUserStatus(cl_int status);
+
+  // Makes this command wait for `other`. Only before submit().
+  void dependOn(_cl_event *other);
+  // Hands the command to the executor: it runs once its dependencies are met.
+  void submit();
+
+private:
+  void setStatus(cl_int status);
+  void dependencyFinished(bool failed);
+  void execute();
+  static cl_ulong now();
+
+  mutable std::mutex mutex_;
+  std::condition_variable finished_;
+  cl_int status_;
+  bool profiling_ = false;
+  std::array<cl_ulong, 5> timestamps_{};
+  Work work_;
+  std::atomic<int> pendingDependencies_{1}; // 1 until submit()
+  std::atomic<bool> failedDependency_{false};
+  std::vector<_cl_event *> dependents_;
+  struct PendingCallback {
+    cl_int type;
+    Callback callback;
+    void *data;
+  };
+  std::vector<PendingCallback> callbacks_;
+  lanewise::icd::OwnerRef<_cl_command_queue> queueUntilFinished_;
+};
+
+namespace lanewise::icd {
+// Runs `task` on one of the command executor's threads.
+void runOnExecutor(std::function<void()> task);
+} // namespace lanewise::icd

@@ -1,0 +1,448 @@
+#include "icd/api.h"
+#include "icd/program.h"
+#include "icd/queue.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace lanewise;
+using namespace lanewise::icd;
+using runtime::ArgumentBinding;
+
+_cl_kernel::_cl_kernel(_cl_program *program, std::shared_ptr<const ProgramExecutable> executable,
+                       const ProgramExecutable::Kernel *kernel)
+    : program(program), executable(std::move(executable)), info(kernel),
+      arguments(kernel->code->arguments.size()) {
+  ++program->attachedKernels;
+}
+
+_cl_kernel::~_cl_kernel() { --program->attachedKernels; }
+
+namespace {
+
+cl_kernel createKernel(cl_program program, const ProgramExecutable::Kernel *kernel,
+                       std::shared_ptr<const ProgramExecutable> executable) {
+  return new _cl_kernel(program, std::move(executable), kernel);
+}
+
+// The work-group size Lanewise picks when the application passes none: the
+// whole first dimension up to 128 lanes, a divisor of it when one is large
+// enough, else a non-uniform last work-group (allowed since OpenCL 2.0).
+void chooseLocalSize(cl_uint dimensions, const size_t *global, size_t *local) {
+  constexpr size_t target = 128;
+  for (cl_uint d = 0; d < 3; ++d)
+    local[d] = 1;
+  if (global[0] % target == 0) {
+    local[0] = target;
+    return;
+  }
+  size_t best = 1;
+  for (size_t candidate = std::min(global[0], target); candidate > 1; --candidate)
+    if (global[0] % candidate == 0) {
+      best = candidate;
+      break;
+    }
+  local[0] = best >= 16 ? best : std::min(global[0], target);
+  (void)dimensions;
+}
+
+} // namespace
+
+namespace lanewise::icd::api {
+
+cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *name, cl_int *errcodeReturn) {
+  if (!isValid(program)) {
+    setError(errcodeReturn, CL_INVALID_PROGRAM);
+    return nullptr;
+  }
+  auto executable = program->built();
+  if (!executable) {
+    setError(errcodeReturn, CL_INVALID_PROGRAM_EXECUTABLE);
+    return nullptr;
+  }
+  if (!name) {
+    setError(errcodeReturn, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  const ProgramExecutable::Kernel *kernel = executable->find(name);
+  if (!kernel) {
+    setError(errcodeReturn, CL_INVALID_KERNEL_NAME);
+    return nullptr;
+  }
+  setError(errcodeReturn, CL_SUCCESS);
+  return createKernel(program, kernel, executable);
+}
+
+cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint numKernels,
+                                            cl_kernel *kernels, cl_uint *numKernelsReturn) {
+  if (!isValid(program))
+    return CL_INVALID_PROGRAM;
+  auto executable = program->built();
+  if (!executable)
+    return CL_INVALID_PROGRAM_EXECUTABLE;
+  const auto count = static_cast<cl_uint>(executable->kernels.size());
+  if (kernels && numKernels < count)
+    return CL_INVALID_VALUE;
+  if (kernels)
+    for (cl_uint i = 0; i < count; ++i)
+      kernels[i] = createKernel(program, &executable->kernels[i], executable);
+  if (numKernelsReturn)
+    *numKernelsReturn = count;
+  return CL_SUCCESS;
+}
+
+cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errcodeReturn) {
+  if (!isValid(source)) {
+    setError(errcodeReturn, CL_INVALID_KERNEL);
+    return nullptr;
+  }
+  auto *copy = new _cl_kernel(source->program.get(), source->executable, source->info);
+  {
+    std::lock_guard lock(source->mutex);
+    copy->arguments = source->arguments;
+  }
+  setError(errcodeReturn, CL_SUCCESS);
+  return copy;
+}
+
+cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+  if (!isValid(kernel))
+    return CL_INVALID_KERNEL;
+  return kernel->retain() ? CL_SUCCESS : CL_INVALID_KERNEL;
+}
+
+cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  if (!isValid(kernel))
+    return CL_INVALID_KERNEL;
+  return kernel->release() ? CL_SUCCESS : CL_INVALID_KERNEL;
+}
+
+cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint index, size_t size,
+                                  const void *value) {
+  if (!isValid(kernel))
+    return CL_INVALID_KERNEL;
+  const auto &bindings = kernel->info->code->arguments;
+  if (index >= bindings.size())
+    return CL_INVALID_ARG_INDEX;
+  const ArgumentBinding &binding = bindings[index];
+  _cl_kernel::Argument argument;
+  switch (binding.kind) {
+  case ArgumentBinding::Kind::GlobalBuffer: {
+    if (size != sizeof(cl_mem))
+      return CL_INVALID_ARG_SIZE;
+    cl_mem mem = value ? *static_cast<const cl_mem *>(value) : nullptr;
+    std::uint64_t address = 0;
+    if (mem) {
+      if (!isValid(mem))
+        return CL_INVALID_MEM_OBJECT;
+      if (mem->context.get() != kernel->program->context.get())
+        return CL_INVALID_MEM_OBJECT;
+      address = reinterpret_cast<std::uint64_t>(mem->storage);
+      argument.buffer = OwnerRef(mem);
+    }
+    argument.value.bytes.resize(8);
+    std::memcpy(argument.value.bytes.data(), &address, 8);
+    break;
+  }
+  case ArgumentBinding::Kind::LocalBuffer:
+    if (value)
+      return CL_INVALID_ARG_VALUE;
+    if (size == 0)
+      return CL_INVALID_ARG_SIZE;
+    argument.value.localSize = size;
+    break;
+  case ArgumentBinding::Kind::Value:
+  case ArgumentBinding::Kind::ByValue: {
+    if (size != binding.size)
+      return CL_INVALID_ARG_SIZE;
+    if (!value)
+      return CL_INVALID_ARG_VALUE;
+    const size_t kept = binding.kind == ArgumentBinding::Kind::Value ? binding.registerSize : size;
+    const auto *bytes = static_cast<const std::byte *>(value);
+    argument.value.bytes.assign(bytes, bytes + kept);
+    break;
+  }
+  }
+  argument.set = true;
+  std::lock_guard lock(kernel->mutex);
+  kernel->arguments[index] = std::move(argument);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint index, const void *pointer) {
+  if (!isValid(kernel))
+    return CL_INVALID_KERNEL;
+  const auto &bindings = kernel->info->code->arguments;
+  if (index >= bindings.size() || bindings[index].kind != ArgumentBinding::Kind::GlobalBuffer)
+    return CL_INVALID_ARG_INDEX;
+  _cl_kernel::Argument argument;
+  const std::uint64_t address = reinterpret_cast<std::uint64_t>(pointer);
+  argument.value.bytes.resize(8);
+  std::memcpy(argument.value.bytes.data(), &address, 8);
+  argument.set = true;
+  std::lock_guard lock(kernel->mutex);
+  kernel->arguments[index] = std::move(argument);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param, size_t size,
+                                       const void *value) {
+  if (!isValid(kernel))
+    return CL_INVALID_KERNEL;
+  if (!value || size == 0)
+    return CL_INVALID_VALUE;
+  switch (param) {
+  case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+    return CL_SUCCESS; // device memory is host memory: nothing to make resident
+  case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+    // Fine-grain system SVM is not in CL_DEVICE_SVM_CAPABILITIES.
+    return *static_cast<const cl_bool *>(value) ? CL_INVALID_OPERATION : CL_SUCCESS;
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param, size_t size,
+                                   void *value, size_t *sizeReturn) {
+  if (!isValid(kernel))
+    return CL_INVALID_KERNEL;
+  InfoResult result(size, value, sizeReturn);
+  switch (param) {
+  case CL_KERNEL_FUNCTION_NAME:
+    return result.string(kernel->info->name);
+  case CL_KERNEL_NUM_ARGS:
+    return result(static_cast<cl_uint>(kernel->arguments.size()));
+  case CL_KERNEL_REFERENCE_COUNT:
+    return result(kernel->referenceCount());
+  case CL_KERNEL_CONTEXT:
+    return result(static_cast<cl_context>(kernel->program->context.get()));
+  case CL_KERNEL_PROGRAM:
+    return result(static_cast<cl_program>(kernel->program.get()));
+  case CL_KERNEL_ATTRIBUTES: {
+    std::string attributes;
+    if (const auto &size3 = kernel->info->entryPoint->localSize)
+      attributes = "reqd_work_group_size(" + std::to_string((*size3)[0]) + "," +
+                   std::to_string((*size3)[1]) + "," + std::to_string((*size3)[2]) + ")";
+    return result.string(attributes);
+  }
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint index, cl_kernel_arg_info param,
+                                      size_t size, void *value, size_t *sizeReturn) {
+  if (!isValid(kernel))
+    return CL_INVALID_KERNEL;
+  if (index >= kernel->info->arguments.size())
+    return CL_INVALID_ARG_INDEX;
+  const spirv::KernelArgument &argument = kernel->info->arguments[index];
+  InfoResult result(size, value, sizeReturn);
+  switch (param) {
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER: {
+    cl_kernel_arg_address_qualifier qualifier = CL_KERNEL_ARG_ADDRESS_PRIVATE;
+    switch (argument.addressQualifier) {
+    case spirv::AddressQualifier::Global:
+    case spirv::AddressQualifier::Generic:
+      qualifier = CL_KERNEL_ARG_ADDRESS_GLOBAL;
+      break;
+    case spirv::AddressQualifier::Constant:
+      qualifier = CL_KERNEL_ARG_ADDRESS_CONSTANT;
+      break;
+    case spirv::AddressQualifier::Local:
+      qualifier = CL_KERNEL_ARG_ADDRESS_LOCAL;
+      break;
+    default:
+      break;
+    }
+    return result(qualifier);
+  }
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER: {
+    cl_kernel_arg_access_qualifier qualifier = CL_KERNEL_ARG_ACCESS_NONE;
+    switch (argument.accessQualifier) {
+    case spirv::AccessQualifier::ReadOnly:
+      qualifier = CL_KERNEL_ARG_ACCESS_READ_ONLY;
+      break;
+    case spirv::AccessQualifier::WriteOnly:
+      qualifier = CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+      break;
+    case spirv::AccessQualifier::ReadWrite:
+      qualifier = CL_KERNEL_ARG_ACCESS_READ_WRITE;
+      break;
+    default:
+      break;
+    }
+    return result(qualifier);
+  }
+  case CL_KERNEL_ARG_TYPE_NAME:
+    return result.string(argument.typeName);
+  case CL_KERNEL_ARG_TYPE_QUALIFIER: {
+    cl_kernel_arg_type_qualifier qualifier = CL_KERNEL_ARG_TYPE_NONE;
+    if (argument.isConst)
+      qualifier |= CL_KERNEL_ARG_TYPE_CONST;
+    if (argument.isRestrict)
+      qualifier |= CL_KERNEL_ARG_TYPE_RESTRICT;
+    if (argument.isVolatile)
+      qualifier |= CL_KERNEL_ARG_TYPE_VOLATILE;
+    if (argument.isPipe)
+      qualifier |= CL_KERNEL_ARG_TYPE_PIPE;
+    return result(qualifier);
+  }
+  case CL_KERNEL_ARG_NAME:
+    if (argument.name.empty())
+      return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
+    return result.string(argument.name);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                            cl_kernel_work_group_info param, size_t size,
+                                            void *value, size_t *sizeReturn) {
+  if (!isValid(kernel))
+    return CL_INVALID_KERNEL;
+  if (device && (!isValid(device) || device != kernel->program->context->device))
+    return CL_INVALID_DEVICE;
+  const _cl_device_id &d = *kernel->program->context->device;
+  const runtime::KernelCode &code = *kernel->info->code;
+  InfoResult result(size, value, sizeReturn);
+  switch (param) {
+  case CL_KERNEL_WORK_GROUP_SIZE:
+    return result(d.maxWorkGroupSize);
+  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
+    size_t compiled[3] = {0, 0, 0};
+    if (const auto &reqd = kernel->info->entryPoint->localSize)
+      for (int i = 0; i < 3; ++i)
+        compiled[i] = (*reqd)[i];
+    return result(compiled);
+  }
+  case CL_KERNEL_LOCAL_MEM_SIZE: {
+    cl_ulong bytes = code.memory.workgroupBytes;
+    std::lock_guard lock(kernel->mutex);
+    for (size_t i = 0; i < code.arguments.size(); ++i)
+      if (code.arguments[i].kind == ArgumentBinding::Kind::LocalBuffer)
+        bytes += kernel->arguments[i].value.localSize;
+    return result(bytes);
+  }
+  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    return result(size_t{64});
+  case CL_KERNEL_PRIVATE_MEM_SIZE:
+    return result(cl_ulong{code.memory.privateBytesPerLane});
+  case CL_KERNEL_GLOBAL_WORK_SIZE:
+    // Only for custom devices and built-in kernels (OpenCL 3.0).
+    return CL_INVALID_VALUE;
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
+                                           cl_kernel_sub_group_info, size_t, const void *, size_t,
+                                           void *, size_t *) {
+  if (!isValid(kernel))
+    return CL_INVALID_KERNEL;
+  if (device && (!isValid(device) || device != kernel->program->context->device))
+    return CL_INVALID_DEVICE;
+  // The device does not report sub-group support yet.
+  return CL_INVALID_OPERATION;
+}
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel,
+                                          cl_uint workDim, const size_t *globalOffset,
+                                          const size_t *globalSize, const size_t *localSize,
+                                          cl_uint numEvents, const cl_event *events,
+                                          cl_event *event) {
+  if (!isValid(queue))
+    return CL_INVALID_COMMAND_QUEUE;
+  if (!isValid(kernel))
+    return CL_INVALID_KERNEL;
+  if (kernel->program->context.get() != queue->context.get())
+    return CL_INVALID_CONTEXT;
+  if (workDim < 1 || workDim > 3)
+    return CL_INVALID_WORK_DIMENSION;
+  if (!globalSize)
+    return CL_INVALID_GLOBAL_WORK_SIZE;
+  const _cl_device_id &device = *queue->device;
+
+  runtime::NDRange range;
+  range.dimensions = workDim;
+  for (cl_uint d = 0; d < workDim; ++d) {
+    range.global[d] = globalSize[d];
+    range.offset[d] = globalOffset ? globalOffset[d] : 0;
+    if (range.offset[d] > SIZE_MAX - range.global[d])
+      return CL_INVALID_GLOBAL_OFFSET;
+  }
+  const auto &required = kernel->info->entryPoint->localSize;
+  size_t local[3] = {1, 1, 1};
+  if (localSize) {
+    size_t product = 1;
+    for (cl_uint d = 0; d < workDim; ++d) {
+      local[d] = localSize[d];
+      if (local[d] == 0 || local[d] > device.maxWorkGroupSize)
+        return CL_INVALID_WORK_ITEM_SIZE;
+      product *= local[d];
+    }
+    if (product > device.maxWorkGroupSize)
+      return CL_INVALID_WORK_GROUP_SIZE;
+    if (required)
+      for (cl_uint d = 0; d < 3; ++d)
+        if (local[d] != (*required)[d])
+          return CL_INVALID_WORK_GROUP_SIZE;
+    if (kernel->program->buildOptions.find("-cl-uniform-work-group-size") != std::string::npos)
+      for (cl_uint d = 0; d < workDim; ++d)
+        if (range.global[d] % local[d] != 0)
+          return CL_INVALID_WORK_GROUP_SIZE;
+  } else if (required) {
+    for (cl_uint d = 0; d < 3; ++d)
+      local[d] = (*required)[d];
+  } else {
+    chooseLocalSize(workDim, globalSize, local);
+  }
+  for (cl_uint d = 0; d < 3; ++d)
+    range.local[d] = local[d];
+
+  if (cl_int error = validateWaitList(queue->context.get(), numEvents, events); error != CL_SUCCESS)
+    return error;
+
+  // The arguments as they are now: later clSetKernelArg calls do not affect
+  // this command.
+  std::vector<runtime::ArgumentValue> values;
+  std::vector<OwnerRef<_cl_mem>> buffers;
+  {
+    std::lock_guard lock(kernel->mutex);
+    for (const _cl_kernel::Argument &argument : kernel->arguments) {
+      if (!argument.set)
+        return CL_INVALID_KERNEL_ARGS;
+      values.push_back(argument.value);
+      if (argument.buffer)
+        buffers.push_back(argument.buffer);
+    }
+  }
+  bool empty = false;
+  for (cl_uint d = 0; d < workDim; ++d)
+    empty |= range.global[d] == 0;
+
+  return queue->enqueue(
+      CL_COMMAND_NDRANGE_KERNEL, waitListSpan(numEvents, events),
+      [code = kernel->info->code, executable = kernel->executable, values = std::move(values),
+       buffers = std::move(buffers), range, empty]() -> cl_int {
+        if (empty)
+          return CL_SUCCESS;
+        try {
+          runtime::launch(*code, range, values);
+          return CL_SUCCESS;
+        } catch (const std::bad_alloc &) {
+          return CL_OUT_OF_RESOURCES;
+        }
+      },
+      event);
+}
+
+cl_int CL_API_CALL clEnqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint numEvents,
+                                 const cl_event *events, cl_event *event) {
+  const size_t one[3] = {1, 1, 1};
+  return api::clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, one, one, numEvents, events, event);
+}
+
+} // namespace lanewise::icd::api

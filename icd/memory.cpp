@@ -1,0 +1,640 @@
+#include "icd/memory.h"
+
+#include "icd/api.h"
+#include "icd/queue.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+
+using namespace lanewise::icd;
+
+_cl_mem::~_cl_mem() {
+  if (ownsStorage)
+    std::free(storage);
+  // After the storage is gone, so that the application may reuse the memory
+  // it handed over; in reverse order of registration (OpenCL 3.0,
+  // clSetMemObjectDestructorCallback).
+  for (auto it = destructors_.rbegin(); it != destructors_.rend(); ++it)
+    it->first(this, it->second);
+}
+
+void _cl_mem::addDestructorCallback(Destructor callback, void *data) {
+  std::lock_guard lock(mutex_);
+  destructors_.emplace_back(callback, data);
+}
+
+void _cl_mem::addMapping(void *pointer) {
+  std::lock_guard lock(mutex_);
+  mappings_.push_back(pointer);
+}
+
+bool _cl_mem::removeMapping(void *pointer) {
+  std::lock_guard lock(mutex_);
+  auto it = std::find(mappings_.begin(), mappings_.end(), pointer);
+  if (it == mappings_.end())
+    return false;
+  mappings_.erase(it);
+  return true;
+}
+
+cl_uint _cl_mem::mapCount() const {
+  std::lock_guard lock(mutex_);
+  return static_cast<cl_uint>(mappings_.size());
+}
+
+namespace {
+
+constexpr cl_mem_flags accessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+constexpr cl_mem_flags hostPointerFlags =
+    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+constexpr cl_mem_flags hostAccessFlags =
+    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+constexpr cl_mem_flags bufferFlags =
+    accessFlags | hostPointerFlags | hostAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE;
+
+bool atMostOne(cl_mem_flags flags) { return std::popcount(flags) <= 1; }
+
+// OpenCL 3.0, clCreateBuffer: a valid combination of memory flags.
+bool validBufferFlags(cl_mem_flags flags) {
+  if (flags & ~bufferFlags)
+    return false;
+  if (!atMostOne(flags & accessFlags) || !atMostOne(flags & hostAccessFlags))
+    return false;
+  if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+    return false;
+  return true;
+}
+
+char *allocateStorage(size_t size, size_t alignment) {
+  size_t rounded = (size + alignment - 1) / alignment * alignment;
+  return static_cast<char *>(std::aligned_alloc(alignment, rounded));
+}
+
+bool isBuffer(cl_mem mem) { return isValid(mem); }
+
+// Whether two byte ranges of host memory intersect.
+bool overlaps(const char *a, size_t aSize, const char *b, size_t bSize) {
+  return a < b + bSize && b < a + aSize;
+}
+
+bool inRange(const _cl_mem *mem, size_t offset, size_t size) {
+  return offset <= mem->size && size <= mem->size - offset;
+}
+
+// The checks shared by clEnqueue{Read,Write}Buffer.
+cl_int validateTransfer(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size,
+                        const void *pointer, cl_uint numEvents, const cl_event *events) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (!isBuffer(buffer))
+    return CL_INVALID_MEM_OBJECT;
+  if (buffer->context.get() != queue->context.get())
+    return CL_INVALID_CONTEXT;
+  if (!pointer || size == 0 || !inRange(buffer, offset, size))
+    return CL_INVALID_VALUE;
+  return CL_SUCCESS;
+}
+
+// A rectangular region of a buffer or of host memory (OpenCL 3.0,
+// clEnqueueReadBufferRect): pitches of 0 mean tightly packed.
+struct RectLayout {
+  size_t origin[3];
+  size_t rowPitch;
+  size_t slicePitch;
+
+  size_t offsetOf(size_t x, size_t y, size_t z) const {
+    return (origin[2] + z) * slicePitch + (origin[1] + y) * rowPitch + origin[0] + x;
+  }
+};
+
+cl_int makeRectLayout(const size_t *origin, const size_t *region, size_t rowPitch,
+                      size_t slicePitch, RectLayout &layout) {
+  if (rowPitch == 0)
+    rowPitch = region[0];
+  else if (rowPitch < region[0])
+    return CL_INVALID_VALUE;
+  if (slicePitch == 0)
+    slicePitch = region[1] * rowPitch;
+  else if (slicePitch < region[1] * rowPitch || slicePitch % rowPitch != 0)
+    return CL_INVALID_VALUE;
+  layout = {{origin[0], origin[1], origin[2]}, rowPitch, slicePitch};
+  return CL_SUCCESS;
+}
+
+// One past the last byte of the region in this layout.
+size_t rectEnd(const RectLayout &layout, const size_t *region) {
+  return layout.offsetOf(region[0], region[1] - 1, region[2] - 1);
+}
+
+void copyRect(char *destination, const RectLayout &to, const char *source, const RectLayout &from,
+              const size_t *region) {
+  for (size_t z = 0; z < region[2]; ++z)
+    for (size_t y = 0; y < region[1]; ++y)
+      std::memmove(destination + to.offsetOf(0, y, z), source + from.offsetOf(0, y, z), region[0]);
+}
+
+// The OpenCL specification's reference test for overlapping rectangular
+// copies within one buffer (OpenCL 3.0, appendix "Checking for Memory Copy
+// Overlap"); both rectangles share the pitches.
+bool rectCopyOverlaps(const size_t *srcOrigin, const size_t *dstOrigin, const size_t *region,
+                      size_t rowPitch, size_t slicePitch) {
+  const size_t sliceSize = (region[1] - 1) * rowPitch + region[0];
+  const size_t blockSize = (region[2] - 1) * slicePitch + sliceSize;
+  const size_t srcStart = srcOrigin[2] * slicePitch + srcOrigin[1] * rowPitch + srcOrigin[0];
+  const size_t srcEnd = srcStart + blockSize;
+  const size_t dstStart = dstOrigin[2] * slicePitch + dstOrigin[1] * rowPitch + dstOrigin[0];
+  const size_t dstEnd = dstStart + blockSize;
+  if (dstEnd <= srcStart || srcEnd <= dstStart)
+    return false;
+  const size_t srcDx = srcOrigin[0] % rowPitch, dstDx = dstOrigin[0] % rowPitch;
+  if ((dstDx >= srcDx + region[0] && dstDx + region[0] <= srcDx + rowPitch) ||
+      (srcDx >= dstDx + region[0] && srcDx + region[0] <= dstDx + rowPitch))
+    return false;
+  const size_t srcDy = (srcOrigin[1] * rowPitch + srcOrigin[0]) % slicePitch;
+  const size_t dstDy = (dstOrigin[1] * rowPitch + dstOrigin[0]) % slicePitch;
+  if ((dstDy >= srcDy + sliceSize && dstDy + sliceSize <= srcDy + slicePitch) ||
+      (srcDy >= dstDy + sliceSize && srcDy + sliceSize <= dstDy + slicePitch))
+    return false;
+  return true;
+}
+
+bool validFillPattern(const void *pattern, size_t patternSize) {
+  return pattern && patternSize > 0 && patternSize <= 128 && std::has_single_bit(patternSize);
+}
+
+void fillPattern(char *destination, size_t size, const std::vector<char> &pattern) {
+  for (size_t at = 0; at < size; at += pattern.size())
+    std::memcpy(destination + at, pattern.data(), pattern.size());
+}
+
+} // namespace
+
+namespace lanewise::icd::api {
+
+cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
+                                                const cl_mem_properties *properties,
+                                                cl_mem_flags flags, size_t size, void *hostPointer,
+                                                cl_int *errcodeReturn) {
+  auto fail = [&](cl_int error) -> cl_mem {
+    setError(errcodeReturn, error);
+    return nullptr;
+  };
+  if (!isValid(context))
+    return fail(CL_INVALID_CONTEXT);
+  // OpenCL 3.0 defines no buffer property; only the empty list is valid.
+  std::vector<cl_mem_properties> propertyList;
+  if (properties) {
+    if (properties[0] != 0)
+      return fail(CL_INVALID_PROPERTY);
+    propertyList.push_back(0);
+  }
+  if (!validBufferFlags(flags))
+    return fail(CL_INVALID_VALUE);
+  if (size == 0 || size > context->device->maxAllocSize)
+    return fail(CL_INVALID_BUFFER_SIZE);
+  const bool needsHostPointer = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+  if (needsHostPointer != (hostPointer != nullptr))
+    return fail(CL_INVALID_HOST_PTR);
+  // A buffer on an SVM allocation must fit in it (OpenCL 3.0, clCreateBuffer).
+  if (flags & CL_MEM_USE_HOST_PTR) {
+    auto [start, length] = context->findSvmAllocation(hostPointer);
+    if (start && static_cast<char *>(hostPointer) + size > static_cast<char *>(start) + length)
+      return fail(CL_INVALID_BUFFER_SIZE);
+  }
+
+  auto *buffer = new _cl_mem;
+  buffer->context = OwnerRef(context);
+  buffer->flags = (flags & accessFlags) ? flags : flags | CL_MEM_READ_WRITE;
+  buffer->requestedFlags = flags;
+  buffer->size = size;
+  buffer->properties = std::move(propertyList);
+  if (flags & CL_MEM_USE_HOST_PTR) {
+    buffer->hostPointer = hostPointer;
+    buffer->storage = static_cast<char *>(hostPointer);
+    buffer->usesSvmPointer = context->findSvmAllocation(hostPointer, size).first != nullptr;
+  } else {
+    buffer->storage = allocateStorage(size, context->device->svmAlignment());
+    if (!buffer->storage) {
+      buffer->release();
+      return fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    }
+    buffer->ownsStorage = true;
+    if (flags & CL_MEM_COPY_HOST_PTR)
+      std::memcpy(buffer->storage, hostPointer, size);
+  }
+  setError(errcodeReturn, CL_SUCCESS);
+  return buffer;
+}
+
+cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
+                                  void *hostPointer, cl_int *errcodeReturn) {
+  return api::clCreateBufferWithProperties(context, nullptr, flags, size, hostPointer, errcodeReturn);
+}
+
+cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+                                     cl_buffer_create_type type, const void *info,
+                                     cl_int *errcodeReturn) {
+  auto fail = [&](cl_int error) -> cl_mem {
+    setError(errcodeReturn, error);
+    return nullptr;
+  };
+  if (!isBuffer(buffer) || buffer->parent)
+    return fail(CL_INVALID_MEM_OBJECT);
+  // A sub-buffer inherits what it does not specify, may not widen the
+  // parent's device or host access, and takes no host pointer flag.
+  if ((flags & ~(accessFlags | hostAccessFlags)) || !validBufferFlags(flags))
+    return fail(CL_INVALID_VALUE);
+  const cl_mem_flags parentFlags = buffer->flags;
+  if (((parentFlags & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+      ((parentFlags & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+      ((parentFlags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+      ((parentFlags & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+      ((parentFlags & CL_MEM_HOST_NO_ACCESS) &&
+       (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
+    return fail(CL_INVALID_VALUE);
+  if (type != CL_BUFFER_CREATE_TYPE_REGION || !info)
+    return fail(CL_INVALID_VALUE);
+  const auto &region = *static_cast<const cl_buffer_region *>(info);
+  if (region.size == 0)
+    return fail(CL_INVALID_BUFFER_SIZE);
+  if (!inRange(buffer, region.origin, region.size))
+    return fail(CL_INVALID_VALUE);
+  if (region.origin % buffer->context->device->svmAlignment() != 0)
+    return fail(CL_MISALIGNED_SUB_BUFFER_OFFSET);
+
+  auto *sub = new _cl_mem;
+  sub->context = buffer->context;
+  sub->parent = OwnerRef(buffer);
+  // What the sub-buffer does not specify it inherits (OpenCL 3.0, clCreateSubBuffer).
+  auto inherit = [flags](cl_mem_flags from) {
+    return (flags & accessFlags ? flags & accessFlags : from & accessFlags) |
+           (flags & hostAccessFlags ? flags & hostAccessFlags : from & hostAccessFlags) |
+           (from & hostPointerFlags);
+  };
+  sub->flags = inherit(parentFlags);
+  sub->requestedFlags = inherit(buffer->requestedFlags);
+  sub->size = region.size;
+  sub->offset = region.origin;
+  sub->storage = buffer->storage + region.origin;
+  if (buffer->hostPointer)
+    sub->hostPointer = static_cast<char *>(buffer->hostPointer) + region.origin;
+  sub->usesSvmPointer = buffer->usesSvmPointer;
+  setError(errcodeReturn, CL_SUCCESS);
+  return sub;
+}
+
+cl_int CL_API_CALL clRetainMemObject(cl_mem mem) {
+  if (!isValid(mem))
+    return CL_INVALID_MEM_OBJECT;
+  return mem->retain() ? CL_SUCCESS : CL_INVALID_MEM_OBJECT;
+}
+
+cl_int CL_API_CALL clReleaseMemObject(cl_mem mem) {
+  if (!isValid(mem))
+    return CL_INVALID_MEM_OBJECT;
+  return mem->release() ? CL_SUCCESS : CL_INVALID_MEM_OBJECT;
+}
+
+cl_int CL_API_CALL clGetMemObjectInfo(cl_mem mem, cl_mem_info param, size_t size, void *value,
+                                      size_t *sizeReturn) {
+  if (!isValid(mem))
+    return CL_INVALID_MEM_OBJECT;
+  InfoResult result(size, value, sizeReturn);
+  switch (param) {
+  case CL_MEM_TYPE:
+    return result(cl_mem_object_type{CL_MEM_OBJECT_BUFFER});
+  case CL_MEM_FLAGS:
+    return result(mem->requestedFlags);
+  case CL_MEM_SIZE:
+    return result(mem->size);
+  case CL_MEM_HOST_PTR:
+    return result(mem->hostPointer);
+  case CL_MEM_MAP_COUNT:
+    return result(mem->mapCount());
+  case CL_MEM_REFERENCE_COUNT:
+    return result(mem->referenceCount());
+  case CL_MEM_CONTEXT:
+    return result(static_cast<cl_context>(mem->context.get()));
+  case CL_MEM_ASSOCIATED_MEMOBJECT:
+    return result(static_cast<cl_mem>(mem->parent.get()));
+  case CL_MEM_OFFSET:
+    return result(mem->offset);
+  case CL_MEM_USES_SVM_POINTER:
+    return result(cl_bool(mem->usesSvmPointer ? CL_TRUE : CL_FALSE));
+  case CL_MEM_PROPERTIES:
+    return result.array<cl_mem_properties>(mem->properties);
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem mem, _cl_mem::Destructor callback,
+                                                    void *userData) {
+  if (!isValid(mem))
+    return CL_INVALID_MEM_OBJECT;
+  if (!callback)
+    return CL_INVALID_VALUE;
+  mem->addDestructorCallback(callback, userData);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
+                                       size_t offset, size_t size, void *pointer,
+                                       cl_uint numEvents, const cl_event *events,
+                                       cl_event *event) {
+  if (cl_int error = validateTransfer(queue, buffer, offset, size, pointer, numEvents, events);
+      error != CL_SUCCESS)
+    return error;
+  if (!buffer->hostCanRead())
+    return CL_INVALID_OPERATION;
+  return queue->enqueue(
+      CL_COMMAND_READ_BUFFER, waitListSpan(numEvents, events),
+      [source = OwnerRef(buffer), offset, size, pointer] {
+        std::memcpy(pointer, source->storage + offset, size);
+        return CL_SUCCESS;
+      },
+      event, blocking);
+}
+
+cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
+                                        size_t offset, size_t size, const void *pointer,
+                                        cl_uint numEvents, const cl_event *events,
+                                        cl_event *event) {
+  if (cl_int error = validateTransfer(queue, buffer, offset, size, pointer, numEvents, events);
+      error != CL_SUCCESS)
+    return error;
+  if (!buffer->hostCanWrite())
+    return CL_INVALID_OPERATION;
+  return queue->enqueue(
+      CL_COMMAND_WRITE_BUFFER, waitListSpan(numEvents, events),
+      [destination = OwnerRef(buffer), offset, size, pointer] {
+        std::memcpy(destination->storage + offset, pointer, size);
+        return CL_SUCCESS;
+      },
+      event, blocking);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue, cl_mem source,
+                                       cl_mem destination, size_t sourceOffset,
+                                       size_t destinationOffset, size_t size, cl_uint numEvents,
+                                       const cl_event *events, cl_event *event) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (!isBuffer(source) || !isBuffer(destination))
+    return CL_INVALID_MEM_OBJECT;
+  if (source->context.get() != queue->context.get() ||
+      destination->context.get() != queue->context.get())
+    return CL_INVALID_CONTEXT;
+  if (size == 0 || !inRange(source, sourceOffset, size) ||
+      !inRange(destination, destinationOffset, size))
+    return CL_INVALID_VALUE;
+  if (overlaps(source->storage + sourceOffset, size, destination->storage + destinationOffset,
+               size))
+    return CL_MEM_COPY_OVERLAP;
+  return queue->enqueue(CL_COMMAND_COPY_BUFFER, waitListSpan(numEvents, events),
+                        [from = OwnerRef(source), to = OwnerRef(destination), sourceOffset,
+                         destinationOffset, size] {
+                          std::memcpy(to->storage + destinationOffset,
+                                      from->storage + sourceOffset, size);
+                          return CL_SUCCESS;
+                        },
+                        event);
+}
+
+cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer,
+                                       const void *pattern, size_t patternSize, size_t offset,
+                                       size_t size, cl_uint numEvents, const cl_event *events,
+                                       cl_event *event) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (!isBuffer(buffer))
+    return CL_INVALID_MEM_OBJECT;
+  if (buffer->context.get() != queue->context.get())
+    return CL_INVALID_CONTEXT;
+  if (!validFillPattern(pattern, patternSize) || offset % patternSize || size % patternSize ||
+      !inRange(buffer, offset, size))
+    return CL_INVALID_VALUE;
+  // The pattern is copied now: the application may reuse it on return.
+  std::vector<char> bytes(static_cast<const char *>(pattern),
+                          static_cast<const char *>(pattern) + patternSize);
+  return queue->enqueue(CL_COMMAND_FILL_BUFFER, waitListSpan(numEvents, events),
+                        [target = OwnerRef(buffer), bytes = std::move(bytes), offset, size] {
+                          fillPattern(target->storage + offset, size, bytes);
+                          return CL_SUCCESS;
+                        },
+                        event);
+}
+
+namespace {
+
+// The checks shared by clEnqueue{Read,Write}BufferRect; computes both layouts.
+cl_int validateRectTransfer(cl_command_queue queue, cl_mem buffer, const size_t *bufferOrigin,
+                            const size_t *hostOrigin, const size_t *region,
+                            size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch,
+                            size_t hostSlicePitch, const void *pointer, cl_uint numEvents,
+                            const cl_event *events, RectLayout &bufferLayout,
+                            RectLayout &hostLayout) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (!isBuffer(buffer))
+    return CL_INVALID_MEM_OBJECT;
+  if (buffer->context.get() != queue->context.get())
+    return CL_INVALID_CONTEXT;
+  if (!pointer || !bufferOrigin || !hostOrigin || !region || !region[0] || !region[1] ||
+      !region[2])
+    return CL_INVALID_VALUE;
+  if (makeRectLayout(bufferOrigin, region, bufferRowPitch, bufferSlicePitch, bufferLayout) ||
+      makeRectLayout(hostOrigin, region, hostRowPitch, hostSlicePitch, hostLayout))
+    return CL_INVALID_VALUE;
+  if (rectEnd(bufferLayout, region) > buffer->size)
+    return CL_INVALID_VALUE;
+  return CL_SUCCESS;
+}
+
+std::array<size_t, 3> copyOf(const size_t *values) { return {values[0], values[1], values[2]}; }
+
+} // namespace
+
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue queue, cl_mem buffer,
+                                           cl_bool blocking, const size_t *bufferOrigin,
+                                           const size_t *hostOrigin, const size_t *region,
+                                           size_t bufferRowPitch, size_t bufferSlicePitch,
+                                           size_t hostRowPitch, size_t hostSlicePitch,
+                                           void *pointer, cl_uint numEvents,
+                                           const cl_event *events, cl_event *event) {
+  RectLayout from, to;
+  if (cl_int error = validateRectTransfer(queue, buffer, bufferOrigin, hostOrigin, region,
+                                          bufferRowPitch, bufferSlicePitch, hostRowPitch,
+                                          hostSlicePitch, pointer, numEvents, events, from, to);
+      error != CL_SUCCESS)
+    return error;
+  if (!buffer->hostCanRead())
+    return CL_INVALID_OPERATION;
+  return queue->enqueue(CL_COMMAND_READ_BUFFER_RECT, waitListSpan(numEvents, events),
+                        [source = OwnerRef(buffer), from, to, extent = copyOf(region), pointer] {
+                          copyRect(static_cast<char *>(pointer), to, source->storage, from,
+                                   extent.data());
+                          return CL_SUCCESS;
+                        },
+                        event, blocking);
+}
+
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue queue, cl_mem buffer,
+                                            cl_bool blocking, const size_t *bufferOrigin,
+                                            const size_t *hostOrigin, const size_t *region,
+                                            size_t bufferRowPitch, size_t bufferSlicePitch,
+                                            size_t hostRowPitch, size_t hostSlicePitch,
+                                            const void *pointer, cl_uint numEvents,
+                                            const cl_event *events, cl_event *event) {
+  RectLayout to, from;
+  if (cl_int error = validateRectTransfer(queue, buffer, bufferOrigin, hostOrigin, region,
+                                          bufferRowPitch, bufferSlicePitch, hostRowPitch,
+                                          hostSlicePitch, pointer, numEvents, events, to, from);
+      error != CL_SUCCESS)
+    return error;
+  if (!buffer->hostCanWrite())
+    return CL_INVALID_OPERATION;
+  return queue->enqueue(CL_COMMAND_WRITE_BUFFER_RECT, waitListSpan(numEvents, events),
+                        [destination = OwnerRef(buffer), from, to, extent = copyOf(region),
+                         pointer] {
+                          copyRect(destination->storage, to, static_cast<const char *>(pointer),
+                                   from, extent.data());
+                          return CL_SUCCESS;
+                        },
+                        event, blocking);
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem source,
+                                           cl_mem destination, const size_t *sourceOrigin,
+                                           const size_t *destinationOrigin, const size_t *region,
+                                           size_t sourceRowPitch, size_t sourceSlicePitch,
+                                           size_t destinationRowPitch,
+                                           size_t destinationSlicePitch, cl_uint numEvents,
+                                           const cl_event *events, cl_event *event) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (!isBuffer(source) || !isBuffer(destination))
+    return CL_INVALID_MEM_OBJECT;
+  if (source->context.get() != queue->context.get() ||
+      destination->context.get() != queue->context.get())
+    return CL_INVALID_CONTEXT;
+  if (!sourceOrigin || !destinationOrigin || !region || !region[0] || !region[1] || !region[2])
+    return CL_INVALID_VALUE;
+  RectLayout from, to;
+  if (makeRectLayout(sourceOrigin, region, sourceRowPitch, sourceSlicePitch, from) ||
+      makeRectLayout(destinationOrigin, region, destinationRowPitch, destinationSlicePitch, to))
+    return CL_INVALID_VALUE;
+  if (rectEnd(from, region) > source->size || rectEnd(to, region) > destination->size)
+    return CL_INVALID_VALUE;
+  if (source == destination) {
+    // Within one buffer the pitches must agree (OpenCL 3.0, clEnqueueCopyBufferRect).
+    if (from.rowPitch != to.rowPitch || from.slicePitch != to.slicePitch)
+      return CL_INVALID_VALUE;
+    if (rectCopyOverlaps(sourceOrigin, destinationOrigin, region, from.rowPitch, from.slicePitch))
+      return CL_MEM_COPY_OVERLAP;
+  } else if (overlaps(source->storage + from.offsetOf(0, 0, 0), rectEnd(from, region) -
+                                                                     from.offsetOf(0, 0, 0),
+                      destination->storage + to.offsetOf(0, 0, 0),
+                      rectEnd(to, region) - to.offsetOf(0, 0, 0))) {
+    // Sub-buffers of one buffer whose regions share bytes.
+    return CL_MEM_COPY_OVERLAP;
+  }
+  return queue->enqueue(CL_COMMAND_COPY_BUFFER_RECT, waitListSpan(numEvents, events),
+                        [src = OwnerRef(source), dst = OwnerRef(destination), from, to,
+                         extent = copyOf(region)] {
+                          copyRect(dst->storage, to, src->storage, from, extent.data());
+                          return CL_SUCCESS;
+                        },
+                        event);
+}
+
+void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
+                                     cl_map_flags flags, size_t offset, size_t size,
+                                     cl_uint numEvents, const cl_event *events, cl_event *event,
+                                     cl_int *errcodeReturn) {
+  auto fail = [&](cl_int error) -> void * {
+    setError(errcodeReturn, error);
+    return nullptr;
+  };
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return fail(error);
+  if (!isBuffer(buffer))
+    return fail(CL_INVALID_MEM_OBJECT);
+  if (buffer->context.get() != queue->context.get())
+    return fail(CL_INVALID_CONTEXT);
+  constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  if ((flags & ~known) ||
+      ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
+    return fail(CL_INVALID_VALUE);
+  if (size == 0 || !inRange(buffer, offset, size))
+    return fail(CL_INVALID_VALUE);
+  if (((flags & CL_MAP_READ) && !buffer->hostCanRead()) ||
+      ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !buffer->hostCanWrite()))
+    return fail(CL_INVALID_OPERATION);
+  // Device memory is host memory: the mapped region is the buffer itself
+  // (host_ptr + offset for CL_MEM_USE_HOST_PTR, as the spec requires).
+  void *mapped = buffer->storage + offset;
+  buffer->addMapping(mapped);
+  cl_int error = queue->enqueue(CL_COMMAND_MAP_BUFFER, waitListSpan(numEvents, events),
+                                [hold = OwnerRef(buffer)] { return CL_SUCCESS; }, event, blocking);
+  if (error != CL_SUCCESS) {
+    buffer->removeMapping(mapped);
+    return fail(error);
+  }
+  setError(errcodeReturn, CL_SUCCESS);
+  return mapped;
+}
+
+cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem mem, void *mapped,
+                                           cl_uint numEvents, const cl_event *events,
+                                           cl_event *event) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (!isValid(mem))
+    return CL_INVALID_MEM_OBJECT;
+  if (mem->context.get() != queue->context.get())
+    return CL_INVALID_CONTEXT;
+  if (!mem->removeMapping(mapped))
+    return CL_INVALID_VALUE;
+  return queue->enqueue(CL_COMMAND_UNMAP_MEM_OBJECT, waitListSpan(numEvents, events),
+                        [hold = OwnerRef(mem)] { return CL_SUCCESS; }, event);
+}
+
+cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue queue, cl_uint numObjects,
+                                              const cl_mem *objects, cl_mem_migration_flags flags,
+                                              cl_uint numEvents, const cl_event *events,
+                                              cl_event *event) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (numObjects == 0 || !objects ||
+      (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
+    return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < numObjects; ++i) {
+    if (!isValid(objects[i]))
+      return CL_INVALID_MEM_OBJECT;
+    if (objects[i]->context.get() != queue->context.get())
+      return CL_INVALID_CONTEXT;
+  }
+  // One memory for host and device: there is nothing to move.
+  return queue->enqueue(CL_COMMAND_MIGRATE_MEM_OBJECTS, waitListSpan(numEvents, events), nullptr,
+                        event);
+}
+
+cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
+                                              cl_mem_object_type type, cl_uint numEntries,
+                                              cl_image_format *formats, cl_uint *numFormats) {
+  if (!isValid(context))
+    return CL_INVALID_CONTEXT;
+  constexpr cl_mem_object_type firstImage = CL_MEM_OBJECT_IMAGE2D;
+  constexpr cl_mem_object_type lastImage = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  if (!validBufferFlags(flags & ~CL_MEM_KERNEL_READ_AND_WRITE) || type < firstImage ||
+      type > lastImage || (numEntries == 0 && formats))
+    return CL_INVALID_VALUE;
+  // CL_DEVICE_IMAGE_SUPPORT is CL_FALSE: no format is supported.
+  if (numFormats)
+    *numFormats = 0;
+  return CL_SUCCESS;
+}
+
+} // namespace lanewise::icd::api

@@ -1,0 +1,56 @@
+// The Lanewise platform and its one CPU device.
+#pragma once
+
+#include "icd/object.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+struct _cl_platform_id
+    : lanewise::icd::Object<_cl_platform_id, lanewise::icd::ObjectKind::Platform> {};
+
+// What the device can do. The extension list, the OpenCL C features and the
+// queries that mirror them are all derived from this one table, so that they
+// cannot disagree; a capability is switched on when its implementation and
+// tests land.
+struct DeviceCapabilities {
+  bool compiler = false;           // OpenCL C source programs (clang + llvm-spirv)
+  bool subgroups = false;          // cl_khr_subgroups and __opencl_c_subgroups
+  bool fp64 = false;               // cl_khr_fp64 and __opencl_c_fp64
+  bool fp16 = false;               // cl_khr_fp16
+  bool genericAddressSpace = false;
+  bool programScopeGlobals = false;
+  bool workGroupCollectives = false;
+};
+
+struct _cl_device_id
+    : lanewise::icd::Object<_cl_device_id, lanewise::icd::ObjectKind::Device> {
+  _cl_platform_id *platform = nullptr;
+  DeviceCapabilities capabilities;
+
+  cl_uint computeUnits = 1;          // hardware threads
+  cl_ulong globalMemSize = 0;        // physical memory
+  cl_ulong maxAllocSize = 0;
+  cl_ulong localMemSize = 64 * 1024;
+  cl_ulong constantBufferSize = 64 * 1024;
+  std::size_t maxWorkGroupSize = 1024;
+  cl_uint memBaseAddrAlignBits = 1024; // sizeof(long16) in bits, the spec minimum
+  cl_uint globalCacheLineSize = 64;
+  cl_ulong globalCacheSize = 0;
+  cl_uint clockFrequencyMHz = 0;
+  std::string name;
+
+  std::vector<cl_name_version> extensions() const;
+  std::vector<cl_name_version> openclCFeatures() const;
+  std::size_t svmAlignment() const { return memBaseAddrAlignBits / 8; }
+};
+
+namespace lanewise::icd {
+_cl_platform_id *thePlatform();
+_cl_device_id *theDevice();
+
+// "name1 name2 ..." from a name/version list.
+std::string joinNames(std::span<const cl_name_version> list);
+} // namespace lanewise::icd

@@ -1,0 +1,446 @@
+#include "icd/program.h"
+
+#include "icd/api.h"
+#include "spirv/errors.h"
+#include "spirv/loader.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+using namespace lanewise;
+using namespace lanewise::icd;
+
+const ProgramExecutable::Kernel *ProgramExecutable::find(std::string_view name) const {
+  for (const Kernel &kernel : kernels)
+    if (kernel.name == name)
+      return &kernel;
+  return nullptr;
+}
+
+namespace lanewise::icd {
+
+std::string unknownBuildOption(const std::string &options) {
+  static const char *const flags[] = {
+      "-w", "-Werror", "-g", "-cl-opt-disable", "-cl-mad-enable", "-cl-no-signed-zeros",
+      "-cl-unsafe-math-optimizations", "-cl-finite-math-only", "-cl-fast-relaxed-math",
+      "-cl-single-precision-constant", "-cl-denorms-are-zero",
+      "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-kernel-arg-info",
+      "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp", "-create-library",
+      "-enable-link-options", "-cl-strict-aliasing"};
+  std::istringstream words(options);
+  std::string word;
+  while (words >> word) {
+    bool known = false;
+    for (const char *flag : flags)
+      known |= word == flag;
+    // -D name[=value], -I dir (attached or separate), -cl-std=CLx.y
+    if (word == "-D" || word == "-I") {
+      known = static_cast<bool>(words >> word);
+    } else if (word.rfind("-D", 0) == 0 || word.rfind("-I", 0) == 0 ||
+               word.rfind("-cl-std=", 0) == 0) {
+      known = true;
+    }
+    if (!known)
+      return word;
+  }
+  return {};
+}
+
+} // namespace lanewise::icd
+
+namespace {
+
+// Loads the SPIR-V of a program at creation: a malformed binary is refused
+// then; an invalid one is remembered and fails the build.
+cl_int loadIL(_cl_program &program) {
+  spirv::LoadResult result = spirv::loadModule(std::span<const std::byte>(program.il));
+  if (result.ok()) {
+    program.loaded = std::make_shared<const spirv::Module>(std::move(*result.module));
+    return CL_SUCCESS;
+  }
+  if (result.error == spirv::LoadErrorKind::Malformed)
+    return CL_INVALID_VALUE;
+  program.loadLog = result.log;
+  return CL_SUCCESS;
+}
+
+// Lowers every kernel of the module and lays out its program-scope variables.
+std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, std::string &log) {
+  auto executable = std::make_shared<ProgramExecutable>();
+  executable->module = program.loaded;
+  const spirv::Module &module = *program.loaded;
+
+  std::vector<spirv::ProgramGlobal> globals = spirv::programGlobals(module, program.specializations);
+  size_t total = 0;
+  std::vector<size_t> offsets;
+  for (const spirv::ProgramGlobal &global : globals) {
+    total = (total + global.alignment - 1) / global.alignment * global.alignment;
+    offsets.push_back(total);
+    total += global.size;
+  }
+  std::unordered_map<uint32_t, uint64_t> addresses;
+  if (total) {
+    const size_t rounded = (total + 127) / 128 * 128;
+    auto *memory = static_cast<std::byte *>(std::aligned_alloc(128, rounded));
+    if (!memory)
+      throw std::bad_alloc();
+    executable->globals = {memory, std::free};
+    for (size_t i = 0; i < globals.size(); ++i) {
+      std::memcpy(memory + offsets[i], globals[i].initialBytes.data(), globals[i].size);
+      addresses[globals[i].id] = reinterpret_cast<uint64_t>(memory + offsets[i]);
+      if (globals[i].storageClass == spv::StorageClassCrossWorkgroup)
+        executable->globalVariableBytes += globals[i].size;
+    }
+  }
+
+  spirv::LowerOptions options;
+  if (const char *width = std::getenv("LANEWISE_WARP_WIDTH")) {
+    const long value = std::strtol(width, nullptr, 10);
+    if (value >= 1 && value <= 1024)
+      options.width = static_cast<uint32_t>(value);
+  }
+  options.specializations = &program.specializations;
+  bool failed = false;
+  for (const spirv::EntryPoint &entryPoint : module.entryPoints) {
+    if (entryPoint.model != spv::ExecutionModelKernel)
+      continue;
+    try {
+      ProgramExecutable::Kernel kernel;
+      kernel.name = entryPoint.name;
+      kernel.entryPoint = &entryPoint;
+      kernel.arguments = spirv::kernelArguments(module, entryPoint);
+      kernel.code = std::make_shared<const runtime::KernelCode>(
+          spirv::lowerKernel(module, entryPoint, addresses, options));
+      executable->kernels.push_back(std::move(kernel));
+    } catch (const spirv::LoadError &error) {
+      log += std::string("error: ") + error.what() + "\n";
+      failed = true;
+    }
+  }
+  return failed ? nullptr : executable;
+}
+
+cl_int checkDevices(cl_program program, cl_uint numDevices, const cl_device_id *devices) {
+  if ((numDevices == 0) != (devices == nullptr))
+    return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < numDevices; ++i)
+    if (!isValid(devices[i]) || devices[i] != program->context->device)
+      return CL_INVALID_DEVICE;
+  return CL_SUCCESS;
+}
+
+} // namespace
+
+namespace lanewise::icd::api {
+
+cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count,
+                                                 const char **strings, const size_t *lengths,
+                                                 cl_int *errcodeReturn) {
+  if (!isValid(context)) {
+    setError(errcodeReturn, CL_INVALID_CONTEXT);
+    return nullptr;
+  }
+  if (count == 0 || !strings) {
+    setError(errcodeReturn, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  std::string source;
+  for (cl_uint i = 0; i < count; ++i) {
+    if (!strings[i]) {
+      setError(errcodeReturn, CL_INVALID_VALUE);
+      return nullptr;
+    }
+    source += lengths && lengths[i] ? std::string(strings[i], lengths[i]) : std::string(strings[i]);
+  }
+  auto *program = new _cl_program(context, _cl_program::Origin::Source);
+  program->source = std::move(source);
+  setError(errcodeReturn, CL_SUCCESS);
+  return program;
+}
+
+cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il, size_t length,
+                                             cl_int *errcodeReturn) {
+  if (!isValid(context)) {
+    setError(errcodeReturn, CL_INVALID_CONTEXT);
+    return nullptr;
+  }
+  if (!il || length == 0) {
+    setError(errcodeReturn, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  auto *program = new _cl_program(context, _cl_program::Origin::IL);
+  const auto *bytes = static_cast<const std::byte *>(il);
+  program->il.assign(bytes, bytes + length);
+  if (cl_int error = loadIL(*program); error != CL_SUCCESS) {
+    program->release();
+    setError(errcodeReturn, error);
+    return nullptr;
+  }
+  setError(errcodeReturn, CL_SUCCESS);
+  return program;
+}
+
+cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint numDevices,
+                                                 const cl_device_id *devices,
+                                                 const size_t *lengths,
+                                                 const unsigned char **binaries,
+                                                 cl_int *binaryStatus, cl_int *errcodeReturn) {
+  if (!isValid(context)) {
+    setError(errcodeReturn, CL_INVALID_CONTEXT);
+    return nullptr;
+  }
+  if (numDevices == 0 || !devices || !lengths || !binaries) {
+    setError(errcodeReturn, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  for (cl_uint i = 0; i < numDevices; ++i)
+    if (!isValid(devices[i]) || devices[i] != context->device) {
+      setError(errcodeReturn, CL_INVALID_DEVICE);
+      return nullptr;
+    }
+  if (!binaries[0] || lengths[0] == 0) {
+    if (binaryStatus)
+      binaryStatus[0] = CL_INVALID_VALUE;
+    setError(errcodeReturn, CL_INVALID_VALUE);
+    return nullptr;
+  }
+  // A program binary of Lanewise is its SPIR-V module.
+  auto *program = new _cl_program(context, _cl_program::Origin::Binary);
+  const auto *bytes = reinterpret_cast<const std::byte *>(binaries[0]);
+  program->il.assign(bytes, bytes + lengths[0]);
+  if (cl_int error = loadIL(*program); error != CL_SUCCESS) {
+    if (binaryStatus)
+      binaryStatus[0] = CL_INVALID_BINARY;
+    program->release();
+    setError(errcodeReturn, CL_INVALID_BINARY);
+    return nullptr;
+  }
+  program->binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  if (binaryStatus)
+    binaryStatus[0] = CL_SUCCESS;
+  setError(errcodeReturn, CL_SUCCESS);
+  return program;
+}
+
+cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint numDevices,
+                                                         const cl_device_id *devices,
+                                                         const char *names,
+                                                         cl_int *errcodeReturn) {
+  if (!isValid(context)) {
+    setError(errcodeReturn, CL_INVALID_CONTEXT);
+    return nullptr;
+  }
+  // The device has no built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty).
+  setError(errcodeReturn, CL_INVALID_VALUE);
+  return nullptr;
+}
+
+cl_int CL_API_CALL clRetainProgram(cl_program program) {
+  if (!isValid(program))
+    return CL_INVALID_PROGRAM;
+  return program->retain() ? CL_SUCCESS : CL_INVALID_PROGRAM;
+}
+
+cl_int CL_API_CALL clReleaseProgram(cl_program program) {
+  if (!isValid(program))
+    return CL_INVALID_PROGRAM;
+  return program->release() ? CL_SUCCESS : CL_INVALID_PROGRAM;
+}
+
+cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint numDevices,
+                                  const cl_device_id *devices, const char *options,
+                                  void(CL_CALLBACK *notify)(cl_program, void *),
+                                  void *userData) {
+  if (!isValid(program))
+    return CL_INVALID_PROGRAM;
+  if (cl_int error = checkDevices(program, numDevices, devices); error != CL_SUCCESS)
+    return error;
+  if (!notify && userData)
+    return CL_INVALID_VALUE;
+  if (program->attachedKernels > 0)
+    return CL_INVALID_OPERATION;
+  const std::string optionText = options ? options : "";
+  cl_int result = CL_SUCCESS;
+  {
+    std::lock_guard lock(program->mutex);
+    program->buildOptions = optionText;
+    program->buildLog.clear();
+    if (std::string unknown = unknownBuildOption(optionText); !unknown.empty()) {
+      program->buildLog = "error: unknown build option '" + unknown + "'\n";
+      program->buildStatus = CL_BUILD_ERROR;
+      result = CL_INVALID_BUILD_OPTIONS;
+    } else if (program->origin == _cl_program::Origin::Source) {
+      program->buildLog =
+          "error: this build of Lanewise cannot compile OpenCL C source; build the program "
+          "from SPIR-V (clCreateProgramWithIL), e.g. with clang-14 and llvm-spirv-14\n";
+      program->buildStatus = CL_BUILD_ERROR;
+      result = CL_COMPILER_NOT_AVAILABLE;
+    } else if (!program->loaded) {
+      program->buildLog = program->loadLog;
+      program->buildStatus = CL_BUILD_ERROR;
+      result = CL_BUILD_PROGRAM_FAILURE;
+    } else {
+      try {
+        std::string log;
+        auto executable = buildExecutable(*program, log);
+        program->buildLog = log;
+        if (executable) {
+          program->executable = std::move(executable);
+          program->buildStatus = CL_BUILD_SUCCESS;
+          program->binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+        } else {
+          program->buildStatus = CL_BUILD_ERROR;
+          result = CL_BUILD_PROGRAM_FAILURE;
+        }
+      } catch (const std::bad_alloc &) {
+        program->buildStatus = CL_BUILD_ERROR;
+        result = CL_OUT_OF_HOST_MEMORY;
+      }
+    }
+  }
+  if (notify)
+    notify(program, userData);
+  return result;
+}
+
+cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint numDevices,
+                                    const cl_device_id *devices, const char *, cl_uint,
+                                    const cl_program *, const char **,
+                                    void(CL_CALLBACK *notify)(cl_program, void *),
+                                    void *userData) {
+  if (!isValid(program))
+    return CL_INVALID_PROGRAM;
+  if (cl_int error = checkDevices(program, numDevices, devices); error != CL_SUCCESS)
+    return error;
+  if (!notify && userData)
+    return CL_INVALID_VALUE;
+  // CL_DEVICE_COMPILER_AVAILABLE is CL_FALSE.
+  return CL_COMPILER_NOT_AVAILABLE;
+}
+
+cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint, const cl_device_id *,
+                                     const char *, cl_uint, const cl_program *,
+                                     void(CL_CALLBACK *)(cl_program, void *), void *,
+                                     cl_int *errcodeReturn) {
+  // CL_DEVICE_LINKER_AVAILABLE is CL_FALSE.
+  setError(errcodeReturn, isValid(context) ? CL_LINKER_NOT_AVAILABLE : CL_INVALID_CONTEXT);
+  return nullptr;
+}
+
+cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param, size_t size,
+                                    void *value, size_t *sizeReturn) {
+  if (!isValid(program))
+    return CL_INVALID_PROGRAM;
+  InfoResult result(size, value, sizeReturn);
+  std::shared_ptr<const ProgramExecutable> executable = program->built();
+  switch (param) {
+  case CL_PROGRAM_REFERENCE_COUNT:
+    return result(program->referenceCount());
+  case CL_PROGRAM_CONTEXT:
+    return result(static_cast<cl_context>(program->context.get()));
+  case CL_PROGRAM_NUM_DEVICES:
+    return result(cl_uint{1});
+  case CL_PROGRAM_DEVICES:
+    return result(static_cast<cl_device_id>(program->context->device));
+  case CL_PROGRAM_SOURCE:
+    return result.string(program->source);
+  case CL_PROGRAM_IL:
+    if (program->origin != _cl_program::Origin::IL)
+      return result.bytes(nullptr, 0);
+    return result.bytes(program->il.data(), program->il.size());
+  case CL_PROGRAM_BINARY_SIZES: {
+    const size_t binarySize = program->origin == _cl_program::Origin::Source ? 0 : program->il.size();
+    return result(binarySize);
+  }
+  case CL_PROGRAM_BINARIES: {
+    // An array of one pointer, to memory the application provides.
+    if (!value)
+      return result(static_cast<unsigned char *>(nullptr));
+    if (size < sizeof(unsigned char *))
+      return CL_INVALID_VALUE;
+    auto *destination = *static_cast<unsigned char **>(value);
+    if (destination && program->origin != _cl_program::Origin::Source)
+      std::memcpy(destination, program->il.data(), program->il.size());
+    if (sizeReturn)
+      *sizeReturn = sizeof(unsigned char *);
+    return CL_SUCCESS;
+  }
+  case CL_PROGRAM_NUM_KERNELS:
+    if (!executable)
+      return CL_INVALID_PROGRAM_EXECUTABLE;
+    return result(executable->kernels.size());
+  case CL_PROGRAM_KERNEL_NAMES: {
+    if (!executable)
+      return CL_INVALID_PROGRAM_EXECUTABLE;
+    std::string names;
+    for (const auto &kernel : executable->kernels)
+      names += (names.empty() ? "" : ";") + kernel.name;
+    return result.string(names);
+  }
+  case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+  case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+    return result(cl_bool{CL_FALSE});
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device,
+                                         cl_program_build_info param, size_t size, void *value,
+                                         size_t *sizeReturn) {
+  if (!isValid(program))
+    return CL_INVALID_PROGRAM;
+  if (!isValid(device) || device != program->context->device)
+    return CL_INVALID_DEVICE;
+  InfoResult result(size, value, sizeReturn);
+  std::lock_guard lock(program->mutex);
+  switch (param) {
+  case CL_PROGRAM_BUILD_STATUS:
+    return result(program->buildStatus);
+  case CL_PROGRAM_BUILD_OPTIONS:
+    return result.string(program->buildOptions);
+  case CL_PROGRAM_BUILD_LOG:
+    return result.string(program->buildLog);
+  case CL_PROGRAM_BINARY_TYPE:
+    return result(program->binaryType);
+  case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
+    return result(program->executable ? program->executable->globalVariableBytes : size_t{0});
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
+                                               void(CL_CALLBACK *)(cl_program, void *), void *) {
+  if (!isValid(program))
+    return CL_INVALID_PROGRAM;
+  // No device supports program-scope global destructors (OpenCL 3.0).
+  return CL_INVALID_OPERATION;
+}
+
+cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint specId,
+                                                      size_t specSize, const void *specValue) {
+  if (!isValid(program))
+    return CL_INVALID_PROGRAM;
+  if (program->origin == _cl_program::Origin::Source || !program->loaded)
+    return CL_INVALID_PROGRAM;
+  if (!specValue)
+    return CL_INVALID_VALUE;
+  const spirv::Module &module = *program->loaded;
+  for (const auto &[id, constant] : module.constants) {
+    if (!constant.isSpec || !constant.specId || *constant.specId != specId)
+      continue;
+    const spirv::Type *type = module.type(constant.type);
+    const size_t expected = type->kind == spirv::Type::Kind::Bool ? 1 : type->width / 8;
+    if (specSize != expected)
+      return CL_INVALID_VALUE;
+    std::lock_guard lock(program->mutex);
+    const auto *bytes = static_cast<const std::byte *>(specValue);
+    program->specializations[specId].assign(bytes, bytes + specSize);
+    return CL_SUCCESS;
+  }
+  return CL_INVALID_SPEC_ID;
+}
+
+} // namespace lanewise::icd::api

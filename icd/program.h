@@ -1,0 +1,85 @@
+// Programs and kernels (OpenCL 3.0 API, 5.8 and 5.9).
+#pragma once
+
+#include "icd/memory.h"
+#include "runtime/bytecode.h"
+#include "runtime/launch.h"
+#include "spirv/kernel_arguments.h"
+#include "spirv/lower.h"
+#include "spirv/module.h"
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+// What a successful build produces, shared by the program's kernels.
+struct ProgramExecutable {
+  std::shared_ptr<const lanewise::spirv::Module> module;
+  struct Kernel {
+    std::string name;
+    const lanewise::spirv::EntryPoint *entryPoint = nullptr;
+    std::shared_ptr<const lanewise::runtime::KernelCode> code;
+    std::vector<lanewise::spirv::KernelArgument> arguments;
+  };
+  std::vector<Kernel> kernels;
+  // Program-scope variables (global and constant memory): one allocation.
+  std::unique_ptr<std::byte[], void (*)(void *)> globals{nullptr, [](void *) {}};
+  size_t globalVariableBytes = 0;
+
+  const Kernel *find(std::string_view name) const;
+};
+
+struct _cl_program : lanewise::icd::Object<_cl_program, lanewise::icd::ObjectKind::Program> {
+  enum class Origin { Source, IL, Binary };
+
+  _cl_program(_cl_context *context, Origin origin) : context(context), origin(origin) {}
+
+  lanewise::icd::OwnerRef<_cl_context> context;
+  const Origin origin;
+  std::string source;           // Origin::Source
+  std::vector<std::byte> il;    // the SPIR-V as given (IL or binary)
+
+  std::mutex mutex;
+  cl_build_status buildStatus = CL_BUILD_NONE;
+  std::string buildOptions;
+  std::string buildLog;
+  cl_program_binary_type binaryType = CL_PROGRAM_BINARY_TYPE_NONE;
+  // The module as loaded at creation, or the loader's diagnostic.
+  std::shared_ptr<const lanewise::spirv::Module> loaded;
+  std::string loadLog;
+  lanewise::spirv::SpecializationValues specializations;
+  std::shared_ptr<const ProgramExecutable> executable;
+  std::atomic<int> attachedKernels{0};
+
+  // The executable, or null when the program has not been built.
+  std::shared_ptr<const ProgramExecutable> built() {
+    std::lock_guard lock(mutex);
+    return buildStatus == CL_BUILD_SUCCESS ? executable : nullptr;
+  }
+};
+
+struct _cl_kernel : lanewise::icd::Object<_cl_kernel, lanewise::icd::ObjectKind::Kernel> {
+  _cl_kernel(_cl_program *program, std::shared_ptr<const ProgramExecutable> executable,
+             const ProgramExecutable::Kernel *kernel);
+  ~_cl_kernel();
+
+  lanewise::icd::OwnerRef<_cl_program> program;
+  std::shared_ptr<const ProgramExecutable> executable;
+  const ProgramExecutable::Kernel *const info;
+
+  struct Argument {
+    bool set = false;
+    lanewise::runtime::ArgumentValue value;
+    lanewise::icd::OwnerRef<_cl_mem> buffer; // keeps a buffer argument alive
+  };
+  std::mutex mutex;
+  std::vector<Argument> arguments;
+};
+
+namespace lanewise::icd {
+// The build options an OpenCL C or SPIR-V program accepts (OpenCL 3.0, 5.8.6);
+// returns the first option it does not know, or an empty string.
+std::string unknownBuildOption(const std::string &options);
+} // namespace lanewise::icd

@@ -1,0 +1,249 @@
+#include "icd/queue.h"
+
+#include "icd/api.h"
+
+#include <algorithm>
+
+using namespace lanewise::icd;
+
+_cl_command_queue::_cl_command_queue(_cl_context *context, cl_command_queue_properties properties,
+                                     std::vector<cl_queue_properties> propertiesArray)
+    : context(context), device(context->device), properties(properties),
+      propertiesArray(std::move(propertiesArray)) {}
+
+void _cl_command_queue::pruneFinished() {
+  std::erase_if(outstanding_, [](const OwnerRef<_cl_event> &e) { return e->finished(); });
+}
+
+cl_int _cl_command_queue::enqueue(cl_command_type type, std::span<const cl_event> waitList,
+                                  _cl_event::Work work, cl_event *eventReturn, bool blocking) {
+  auto *event = new _cl_event(this, type, std::move(work));
+  {
+    std::lock_guard lock(mutex_);
+    pruneFinished();
+    if (inOrder() && last_)
+      event->dependOn(last_.get());
+    if (barrier_)
+      event->dependOn(barrier_.get());
+    for (cl_event other : waitList)
+      event->dependOn(other);
+    last_ = OwnerRef(event);
+    outstanding_.emplace_back(event);
+  }
+  event->submit();
+  cl_int result = CL_SUCCESS;
+  if (blocking && event->wait() < 0)
+    result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+  if (eventReturn)
+    *eventReturn = event;
+  else
+    event->release();
+  return result;
+}
+
+cl_int _cl_command_queue::enqueueBarrier(cl_command_type type,
+                                         std::span<const cl_event> waitList,
+                                         cl_event *eventReturn) {
+  auto *event = new _cl_event(this, type, nullptr);
+  {
+    std::lock_guard lock(mutex_);
+    pruneFinished();
+    if (waitList.empty()) {
+      for (const OwnerRef<_cl_event> &earlier : outstanding_)
+        event->dependOn(earlier.get());
+    } else {
+      for (cl_event other : waitList)
+        event->dependOn(other);
+      if (inOrder() && last_)
+        event->dependOn(last_.get());
+    }
+    if (barrier_)
+      event->dependOn(barrier_.get());
+    barrier_ = OwnerRef(event);
+    last_ = OwnerRef(event);
+    outstanding_.emplace_back(event);
+  }
+  event->submit();
+  if (eventReturn)
+    *eventReturn = event;
+  else
+    event->release();
+  return CL_SUCCESS;
+}
+
+cl_int _cl_command_queue::finish() {
+  std::vector<OwnerRef<_cl_event>> pending;
+  {
+    std::lock_guard lock(mutex_);
+    pruneFinished();
+    pending = outstanding_;
+  }
+  for (const OwnerRef<_cl_event> &event : pending)
+    event->wait();
+  return CL_SUCCESS;
+}
+
+namespace lanewise::icd {
+cl_int validateEnqueue(cl_command_queue queue, cl_uint numEvents, const cl_event *events) {
+  if (!isValid(queue))
+    return CL_INVALID_COMMAND_QUEUE;
+  return validateWaitList(queue->context.get(), numEvents, events);
+}
+} // namespace lanewise::icd
+
+namespace lanewise::icd::api {
+
+namespace {
+
+constexpr cl_command_queue_properties knownQueueProperties =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_ON_DEVICE |
+    CL_QUEUE_ON_DEVICE_DEFAULT;
+constexpr cl_command_queue_properties supportedQueueProperties =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+
+// CL_INVALID_VALUE for properties that are not valid, CL_INVALID_QUEUE_PROPERTIES
+// for valid ones the device does not support (OpenCL 3.0,
+// clCreateCommandQueueWithProperties).
+cl_int checkQueueProperties(cl_command_queue_properties bits, bool sizeGiven) {
+  if (bits & ~knownQueueProperties)
+    return CL_INVALID_VALUE;
+  if ((bits & CL_QUEUE_ON_DEVICE_DEFAULT) && !(bits & CL_QUEUE_ON_DEVICE))
+    return CL_INVALID_VALUE;
+  if ((bits & CL_QUEUE_ON_DEVICE) && !(bits & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+    return CL_INVALID_VALUE;
+  if (sizeGiven && !(bits & CL_QUEUE_ON_DEVICE))
+    return CL_INVALID_VALUE;
+  if (bits & ~supportedQueueProperties)
+    return CL_INVALID_QUEUE_PROPERTIES;
+  return CL_SUCCESS;
+}
+
+cl_command_queue createQueue(cl_context context, cl_device_id device,
+                             cl_command_queue_properties bits,
+                             std::vector<cl_queue_properties> array, cl_int *errcodeReturn) {
+  auto *queue = new _cl_command_queue(context, bits, std::move(array));
+  setError(errcodeReturn, CL_SUCCESS);
+  return queue;
+}
+
+cl_int checkContextAndDevice(cl_context context, cl_device_id device) {
+  if (!isValid(context))
+    return CL_INVALID_CONTEXT;
+  if (!isValid(device) || device != context->device)
+    return CL_INVALID_DEVICE;
+  return CL_SUCCESS;
+}
+
+} // namespace
+
+cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
+    cl_context context, cl_device_id device, const cl_queue_properties *properties,
+    cl_int *errcodeReturn) {
+  if (cl_int error = checkContextAndDevice(context, device); error != CL_SUCCESS) {
+    setError(errcodeReturn, error);
+    return nullptr;
+  }
+  cl_command_queue_properties bits = 0;
+  bool seenProperties = false, seenSize = false;
+  std::vector<cl_queue_properties> array;
+  if (properties) {
+    for (const cl_queue_properties *p = properties; *p; p += 2) {
+      bool &seen = p[0] == CL_QUEUE_PROPERTIES ? seenProperties : seenSize;
+      if ((p[0] != CL_QUEUE_PROPERTIES && p[0] != CL_QUEUE_SIZE) || seen) {
+        setError(errcodeReturn, CL_INVALID_VALUE);
+        return nullptr;
+      }
+      seen = true;
+      if (p[0] == CL_QUEUE_PROPERTIES)
+        bits = p[1];
+      array.insert(array.end(), p, p + 2);
+    }
+    array.push_back(0);
+  }
+  if (cl_int error = checkQueueProperties(bits, seenSize); error != CL_SUCCESS) {
+    setError(errcodeReturn, error);
+    return nullptr;
+  }
+  return createQueue(context, device, bits, std::move(array), errcodeReturn);
+}
+
+cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
+                                                  cl_command_queue_properties bits,
+                                                  cl_int *errcodeReturn) {
+  if (cl_int error = checkContextAndDevice(context, device); error != CL_SUCCESS) {
+    setError(errcodeReturn, error);
+    return nullptr;
+  }
+  if (cl_int error = checkQueueProperties(bits, false); error != CL_SUCCESS) {
+    setError(errcodeReturn, error);
+    return nullptr;
+  }
+  return createQueue(context, device, bits, {}, errcodeReturn);
+}
+
+cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue queue) {
+  if (!isValid(queue))
+    return CL_INVALID_COMMAND_QUEUE;
+  return queue->retain() ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
+}
+
+// The queue lives on until its commands have finished: each holds it.
+cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue queue) {
+  if (!isValid(queue))
+    return CL_INVALID_COMMAND_QUEUE;
+  return queue->release() ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
+}
+
+cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue queue, cl_command_queue_info param,
+                                         size_t size, void *value, size_t *sizeReturn) {
+  if (!isValid(queue))
+    return CL_INVALID_COMMAND_QUEUE;
+  InfoResult result(size, value, sizeReturn);
+  switch (param) {
+  case CL_QUEUE_CONTEXT:
+    return result(static_cast<cl_context>(queue->context.get()));
+  case CL_QUEUE_DEVICE:
+    return result(static_cast<cl_device_id>(queue->device));
+  case CL_QUEUE_REFERENCE_COUNT:
+    return result(queue->referenceCount());
+  case CL_QUEUE_PROPERTIES:
+    return result(queue->properties);
+  case CL_QUEUE_PROPERTIES_ARRAY:
+    return result.array<cl_queue_properties>(queue->propertiesArray);
+  case CL_QUEUE_SIZE:
+    // Only device queues have a size (OpenCL 3.0, clGetCommandQueueInfo).
+    return CL_INVALID_COMMAND_QUEUE;
+  case CL_QUEUE_DEVICE_DEFAULT:
+    return result(cl_command_queue{nullptr});
+  default:
+    return CL_INVALID_VALUE;
+  }
+}
+
+cl_int CL_API_CALL clSetCommandQueueProperty(cl_command_queue queue,
+                                             cl_command_queue_properties, cl_bool,
+                                             cl_command_queue_properties *) {
+  // Removed after OpenCL 1.0: queue properties are fixed at creation.
+  return isValid(queue) ? CL_INVALID_OPERATION : CL_INVALID_COMMAND_QUEUE;
+}
+
+// Commands are handed to the executor as they are enqueued.
+cl_int CL_API_CALL clFlush(cl_command_queue queue) {
+  return isValid(queue) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
+}
+
+cl_int CL_API_CALL clFinish(cl_command_queue queue) {
+  if (!isValid(queue))
+    return CL_INVALID_COMMAND_QUEUE;
+  return queue->finish();
+}
+
+cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                                                  cl_command_queue queue) {
+  if (cl_int error = checkContextAndDevice(context, device); error != CL_SUCCESS)
+    return error;
+  // The device has no device-side queues (CL_DEVICE_MAX_ON_DEVICE_QUEUES is 0).
+  return CL_INVALID_OPERATION;
+}
+
+} // namespace lanewise::icd::api

@@ -1,0 +1,159 @@
+// Coarse-grain shared virtual memory (OpenCL 3.0 API, 5.6). Device memory is
+// host memory, so an SVM allocation is an aligned host allocation that the
+// context keeps track of, and map/unmap only order commands.
+#include "icd/api.h"
+#include "icd/queue.h"
+
+#include <bit>
+#include <cstdlib>
+
+using namespace lanewise::icd;
+
+namespace {
+
+constexpr cl_svm_mem_flags accessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+
+bool validMapFlags(cl_map_flags flags) {
+  constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  return !(flags & ~known) &&
+         !((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)));
+}
+
+bool overlaps(const void *a, const void *b, size_t size) {
+  auto *x = static_cast<const char *>(a), *y = static_cast<const char *>(b);
+  return x < y + size && y < x + size;
+}
+
+} // namespace
+
+namespace lanewise::icd::api {
+
+void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
+                             cl_uint alignment) {
+  if (!isValid(context))
+    return nullptr;
+  // Fine-grain buffers and SVM atomics are not supported; flags must name at
+  // most one access mode.
+  if ((flags & ~accessFlags) || std::popcount(flags & accessFlags) > 1)
+    return nullptr;
+  const size_t largestType = context->device->svmAlignment(); // sizeof(long16)
+  if (size == 0 || size > context->device->maxAllocSize)
+    return nullptr;
+  if (alignment != 0 && (!std::has_single_bit(alignment) || alignment > largestType))
+    return nullptr;
+  const size_t rounded = (size + largestType - 1) / largestType * largestType;
+  void *memory = std::aligned_alloc(largestType, rounded);
+  if (memory)
+    context->addSvmAllocation(memory, size);
+  return memory;
+}
+
+void CL_API_CALL clSVMFree(cl_context context, void *pointer) {
+  if (!isValid(context) || !pointer)
+    return;
+  if (context->removeSvmAllocation(pointer))
+    std::free(pointer);
+}
+
+cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue queue, cl_uint numPointers,
+                                    void *pointers[],
+                                    void(CL_CALLBACK *callback)(cl_command_queue, cl_uint,
+                                                                void *[], void *),
+                                    void *userData, cl_uint numEvents, const cl_event *events,
+                                    cl_event *event) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if ((numPointers == 0) != (pointers == nullptr))
+    return CL_INVALID_VALUE;
+  std::vector<void *> list(pointers, pointers + numPointers);
+  return queue->enqueue(CL_COMMAND_SVM_FREE, waitListSpan(numEvents, events),
+                        [queue, context = OwnerRef(queue->context.get()), list, callback,
+                         userData]() mutable {
+                          if (callback)
+                            callback(queue, static_cast<cl_uint>(list.size()), list.data(),
+                                     userData);
+                          else
+                            for (void *pointer : list)
+                              api::clSVMFree(context.get(), pointer);
+                          return CL_SUCCESS;
+                        },
+                        event);
+}
+
+cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking, void *destination,
+                                      const void *source, size_t size, cl_uint numEvents,
+                                      const cl_event *events, cl_event *event) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (!destination || !source)
+    return CL_INVALID_VALUE;
+  if (overlaps(destination, source, size))
+    return CL_MEM_COPY_OVERLAP;
+  return queue->enqueue(CL_COMMAND_SVM_MEMCPY, waitListSpan(numEvents, events),
+                        [destination, source, size] {
+                          std::memcpy(destination, source, size);
+                          return CL_SUCCESS;
+                        },
+                        event, blocking);
+}
+
+cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue queue, void *target, const void *pattern,
+                                       size_t patternSize, size_t size, cl_uint numEvents,
+                                       const cl_event *events, cl_event *event) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (!target || !pattern || patternSize == 0 || patternSize > 128 ||
+      !std::has_single_bit(patternSize) || reinterpret_cast<uintptr_t>(target) % patternSize ||
+      size % patternSize)
+    return CL_INVALID_VALUE;
+  std::vector<char> bytes(static_cast<const char *>(pattern),
+                          static_cast<const char *>(pattern) + patternSize);
+  return queue->enqueue(CL_COMMAND_SVM_MEMFILL, waitListSpan(numEvents, events),
+                        [target = static_cast<char *>(target), bytes = std::move(bytes), size] {
+                          for (size_t at = 0; at < size; at += bytes.size())
+                            std::memcpy(target + at, bytes.data(), bytes.size());
+                          return CL_SUCCESS;
+                        },
+                        event);
+}
+
+cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue queue, cl_bool blocking, cl_map_flags flags,
+                                   void *pointer, size_t size, cl_uint numEvents,
+                                   const cl_event *events, cl_event *event) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (!pointer || size == 0 || !validMapFlags(flags))
+    return CL_INVALID_VALUE;
+  return queue->enqueue(CL_COMMAND_SVM_MAP, waitListSpan(numEvents, events), nullptr, event,
+                        blocking);
+}
+
+cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue queue, void *pointer, cl_uint numEvents,
+                                     const cl_event *events, cl_event *event) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (!pointer)
+    return CL_INVALID_VALUE;
+  return queue->enqueue(CL_COMMAND_SVM_UNMAP, waitListSpan(numEvents, events), nullptr, event);
+}
+
+cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue queue, cl_uint numPointers,
+                                          const void **pointers, const size_t *sizes,
+                                          cl_mem_migration_flags flags, cl_uint numEvents,
+                                          const cl_event *events, cl_event *event) {
+  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (numPointers == 0 || !pointers ||
+      (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
+    return CL_INVALID_VALUE;
+  for (cl_uint i = 0; i < numPointers; ++i) {
+    if (!pointers[i])
+      return CL_INVALID_VALUE;
+    if (!queue->context->findSvmAllocation(pointers[i], sizes && sizes[i] ? sizes[i] : 1).first)
+      return CL_INVALID_VALUE;
+  }
+  return queue->enqueue(CL_COMMAND_SVM_MIGRATE_MEM, waitListSpan(numEvents, events), nullptr,
+                        event);
+}
+
+} // namespace lanewise::icd::api

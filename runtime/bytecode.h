@@ -1,0 +1,186 @@
+// The engine's instruction set: pre-decoded instructions over lane-vector
+// registers, grouped into blocks, and the compiled form of a kernel.
+//
+// A register holds one SSA value. A varying register holds one element per
+// lane, component-major (a float4 is four runs of `width` floats); a uniform
+// register holds one element per component. Instructions address registers
+// by byte offset into the warp's register file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lanewise::runtime {
+
+struct ExecutionState;
+struct Instruction;
+
+using Handler = void (*)(const Instruction &, ExecutionState &);
+
+// The element types handlers are specialised for. Integers are held
+// unsigned; an operation that cares about the sign says so itself.
+enum class Scalar : std::uint8_t { Bool, I8, I16, I32, I64, F16, F32, F64 };
+
+constexpr std::uint32_t scalarSize(Scalar s) {
+  switch (s) {
+  case Scalar::Bool:
+  case Scalar::I8:
+    return 1;
+  case Scalar::I16:
+  case Scalar::F16:
+    return 2;
+  case Scalar::I32:
+  case Scalar::F32:
+    return 4;
+  case Scalar::I64:
+  case Scalar::F64:
+    return 8;
+  }
+  return 0;
+}
+
+// Where an instruction's registers are: for each operand and the result,
+// whether it is varying (one element per lane) or uniform (one element).
+struct Shape {
+  bool result = false;
+  bool operand[4] = {};
+};
+
+struct Instruction {
+  Handler handler = nullptr;
+  std::uint32_t result = 0;          // register offset of the result
+  std::uint32_t operand[4] = {};     // register offsets of the operands
+  std::uint32_t components = 1;      // elements per lane of the result
+  std::uint32_t aux = 0;             // handler-specific
+  std::uint64_t immediate = 0;       // handler-specific
+  const void *data = nullptr;        // handler-specific, owned by the kernel
+  std::uint32_t sourceId = 0;        // the SPIR-V result id, for diagnostics
+};
+
+// A copy from one register to another, for a phi on a control-flow edge.
+struct RegisterCopy {
+  std::uint32_t from = 0, to = 0;
+  std::uint32_t bytesPerElement = 0, components = 1;
+  bool fromVarying = false, toVarying = false;
+};
+
+// How a block ends. Blocks are numbered in reverse post-order; the warp
+// always runs the lowest-numbered block that has waiting lanes.
+struct Terminator {
+  enum class Kind : std::uint8_t {
+    Branch,      // to target[0]
+    Conditional, // condition ? target[0] : target[1]
+    Switch,      // selector: cases, else target[0]
+    Return,
+    Barrier,     // work-group barrier, then target[0]
+    Unreachable,
+  };
+  Kind kind = Kind::Return;
+  std::uint32_t condition = 0; // register of the condition or selector
+  bool conditionVarying = false;
+  std::uint32_t selectorBytes = 4;
+  std::vector<std::uint32_t> target;
+  std::vector<std::uint64_t> caseValue; // Switch: caseValue[i] -> target[i + 1]
+  // Phi copies per target edge, parallel: sources are read before any
+  // destination is written (through the phi's staging register).
+  std::vector<std::vector<RegisterCopy>> edgeCopies;
+  std::uint32_t barrierSemantics = 0;
+};
+
+struct Block {
+  std::uint32_t firstInstruction = 0, instructionCount = 0;
+  // Copies from phi staging registers into the phi registers, at entry.
+  std::vector<RegisterCopy> phiCopies;
+  Terminator terminator;
+  std::uint32_t sourceLabel = 0;
+};
+
+// Values that the engine writes into registers before a warp starts.
+enum class BuiltinValue : std::uint8_t {
+  GlobalInvocationId,
+  LocalInvocationId,
+  WorkgroupId,
+  NumWorkgroups,
+  GlobalSize,
+  WorkgroupSize,
+  EnqueuedWorkgroupSize,
+  GlobalOffset,
+  GlobalLinearId,
+  LocalInvocationIndex,
+  WorkDim,
+  SubgroupSize,
+  SubgroupMaxSize,
+  NumSubgroups,
+  NumEnqueuedSubgroups,
+  SubgroupId,
+  SubgroupLocalInvocationId,
+};
+
+struct BuiltinRegister {
+  BuiltinValue value;
+  std::uint32_t offset;
+  std::uint32_t components; // 1 or 3
+  bool varying;
+  bool wide; // 64-bit elements (size_t), else 32-bit
+};
+
+// A register whose contents are fixed for the whole launch.
+struct ConstantRegister {
+  std::uint32_t offset;
+  std::vector<std::byte> bytes; // one element per component
+};
+
+// How a kernel argument reaches its register.
+struct ArgumentBinding {
+  enum class Kind : std::uint8_t {
+    Value,        // bytes copied into the register
+    GlobalBuffer, // cl_mem or SVM pointer: a 64-bit address
+    LocalBuffer,  // size given at clSetKernelArg; address in the local arena
+    ByValue,      // struct passed by value: the register holds its address
+  };
+  Kind kind = Kind::Value;
+  std::uint32_t offset = 0;       // register
+  std::uint32_t registerSize = 0; // bytes of the register (Value), at most size
+  std::uint32_t size = 0;         // bytes expected from clSetKernelArg (Value/ByValue)
+};
+
+// Memory a kernel's variables need besides registers.
+struct MemoryLayout {
+  std::uint32_t privateBytesPerLane = 0;
+  std::uint32_t privateAlignment = 16;
+  std::uint32_t workgroupBytes = 0; // __local variables declared in the kernel
+  std::uint32_t workgroupAlignment = 16;
+};
+
+// A register holding the address of a per-lane private variable or of a
+// work-group variable; filled at warp start.
+struct AddressRegister {
+  enum class Space : std::uint8_t { Private, Workgroup, Global };
+  Space space;
+  std::uint32_t offset;       // register
+  std::uint64_t displacement; // offset within the space (Global: absolute address)
+  bool varying;
+};
+
+// A kernel lowered to bytecode for warps of `width` lanes.
+struct KernelCode {
+  std::string name;
+  std::uint32_t width = 0;
+  std::uint32_t registerBytes = 0;
+  std::vector<Instruction> instructions;
+  std::vector<Block> blocks; // index = reverse post-order number; 0 is the entry
+  std::vector<BuiltinRegister> builtins;
+  std::vector<ConstantRegister> constants;
+  std::vector<ArgumentBinding> arguments;
+  std::vector<AddressRegister> addresses;
+  MemoryLayout memory;
+  bool hasBarrier = false;
+  std::uint32_t requiredSubgroupSize = 0;
+  // Handler-specific tables referenced by Instruction::data.
+  std::vector<std::shared_ptr<const void>> tables;
+};
+
+} // namespace lanewise::runtime

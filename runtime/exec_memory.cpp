@@ -1,0 +1,314 @@
+// Memory instructions: loads, stores, pointer arithmetic, copies, atomics and
+// asynchronous work-group copies (SPIR-V 1.4, 3.37.8 and 3.37.18). Pointers
+// are 64-bit host addresses; a load or store through a varying pointer is a
+// gather or scatter over the active lanes.
+#include "runtime/handlers.h"
+#include "runtime/shapes.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+
+namespace lanewise::runtime {
+
+namespace {
+
+template <typename T> T read(std::uint64_t address) {
+  T value;
+  std::memcpy(&value, reinterpret_cast<const void *>(address), sizeof value);
+  return value;
+}
+
+template <typename T> void write(std::uint64_t address, T value) {
+  std::memcpy(reinterpret_cast<void *>(address), &value, sizeof value);
+}
+
+template <std::uint32_t Bytes> struct Load {
+  using T = BitsT<Bytes>;
+  template <bool RV, bool PV> static void run(const Instruction &in, ExecutionState &s) {
+    const std::uint64_t *pointer = s.reg<const std::uint64_t>(in.operand[0]);
+    T *r = s.reg<T>(in.result);
+    const std::uint32_t w = s.width;
+    if constexpr (!RV) {
+      for (std::uint32_t c = 0; c < in.components; ++c)
+        r[c] = read<T>(pointer[0] + c * Bytes);
+    } else if constexpr (!PV) {
+      // Every lane reads the same address.
+      for (std::uint32_t c = 0; c < in.components; ++c) {
+        const T value = read<T>(pointer[0] + c * Bytes);
+        forActiveLanes(s, [&](std::uint32_t l) { r[c * w + l] = value; });
+      }
+    } else {
+      for (std::uint32_t c = 0; c < in.components; ++c)
+        forActiveLanes(s, [&](std::uint32_t l) { r[c * w + l] = read<T>(pointer[l] + c * Bytes); });
+    }
+  }
+};
+
+template <std::uint32_t Bytes, bool PV, bool VV> void store(const Instruction &in, ExecutionState &s) {
+  using T = BitsT<Bytes>;
+  const std::uint64_t *pointer = s.reg<const std::uint64_t>(in.operand[0]);
+  const T *value = s.reg<const T>(in.operand[1]);
+  const std::uint32_t w = s.width;
+  for (std::uint32_t c = 0; c < in.components; ++c)
+    forActiveLanes(s, [&](std::uint32_t l) {
+      write<T>(pointer[PV ? l : 0] + c * Bytes, value[VV ? c * w + l : c]);
+    });
+}
+
+template <std::uint32_t Bytes> Handler storeFor(const Shape &shape) {
+  const bool pv = shape.operand[0], vv = shape.operand[1];
+  if (pv)
+    return vv ? &store<Bytes, true, true> : &store<Bytes, true, false>;
+  return vv ? &store<Bytes, false, true> : &store<Bytes, false, false>;
+}
+
+std::int64_t signedIndex(const std::byte *p, std::uint32_t bytes) {
+  switch (bytes) {
+  case 1:
+    return *reinterpret_cast<const std::int8_t *>(p);
+  case 2:
+    return *reinterpret_cast<const std::int16_t *>(p);
+  case 4:
+    return *reinterpret_cast<const std::int32_t *>(p);
+  default:
+    return *reinterpret_cast<const std::int64_t *>(p);
+  }
+}
+
+// result = base + index * stride, index signed (OpAccessChain indices are
+// signed, OpenCL SPIR-V environment 2.3).
+template <std::uint32_t IndexBytes> struct PointerIndex {
+  template <bool RV, bool BV, bool IV> static void run(const Instruction &in, ExecutionState &s) {
+    const std::uint64_t *base = s.reg<const std::uint64_t>(in.operand[0]);
+    const std::byte *index = s.registers + in.operand[1];
+    std::uint64_t *r = s.reg<std::uint64_t>(in.result);
+    const std::int64_t stride = static_cast<std::int64_t>(in.immediate);
+    auto at = [&](std::uint32_t l) {
+      return base[BV ? l : 0] +
+             std::uint64_t(signedIndex(index + (IV ? l : 0) * IndexBytes, IndexBytes) * stride);
+    };
+    if constexpr (!RV)
+      r[0] = at(0);
+    else if (s.fullMask) {
+      for (std::uint32_t l = 0; l < s.laneCount; ++l)
+        r[l] = at(l);
+    } else {
+      forActiveLanes(s, [&](std::uint32_t l) { r[l] = at(l); });
+    }
+  }
+};
+
+struct PointerDisplace {
+  template <bool RV, bool BV> static void run(const Instruction &in, ExecutionState &s) {
+    elementwise<RV, BV>(s, s.reg<std::uint64_t>(in.result),
+                        s.reg<const std::uint64_t>(in.operand[0]), 1,
+                        [d = in.immediate](std::uint64_t p) { return p + d; });
+  }
+};
+
+void copyMemory(const Instruction &in, ExecutionState &s) {
+  const bool destinationVarying = in.aux & 1, sourceVarying = in.aux & 2;
+  const bool sizeInRegister = in.aux & 4, sizeVarying = in.aux & 8;
+  const std::uint32_t sizeBytes = static_cast<std::uint32_t>(in.aux >> 8);
+  const std::uint64_t *destination = s.reg<const std::uint64_t>(in.operand[0]);
+  const std::uint64_t *source = s.reg<const std::uint64_t>(in.operand[1]);
+  forActiveLanes(s, [&](std::uint32_t l) {
+    std::uint64_t size = in.immediate;
+    if (sizeInRegister) {
+      const std::byte *p = s.registers + in.operand[2] + (sizeVarying ? l * sizeBytes : 0);
+      size = sizeBytes == 4 ? read<std::uint32_t>(reinterpret_cast<std::uint64_t>(p))
+                            : read<std::uint64_t>(reinterpret_cast<std::uint64_t>(p));
+    }
+    std::memmove(reinterpret_cast<void *>(destination[destinationVarying ? l : 0]),
+                 reinterpret_cast<const void *>(source[sourceVarying ? l : 0]), size);
+  });
+}
+
+template <typename T> T atomicFloatUpdate(std::atomic_ref<T> target, T value, AtomicOp op) {
+  T old = target.load();
+  for (;;) {
+    T next = old;
+    if (op == AtomicOp::FAdd)
+      next = old + value;
+    else if (op == AtomicOp::FMin)
+      next = std::fmin(old, value);
+    else
+      next = std::fmax(old, value);
+    if (target.compare_exchange_weak(old, next))
+      return old;
+  }
+}
+
+// Atomics act lane by lane, in lane order, on the host's atomics: work-groups
+// run concurrently, so the memory may be shared with other threads.
+// aux bits: 1 pointer varying, 2 value varying, 4 comparator varying,
+// 8 result varying.
+template <typename T, AtomicOp Op> void atomic(const Instruction &in, ExecutionState &s) {
+  const bool pv = in.aux & 1, vv = in.aux & 2, cv = in.aux & 4, rv = in.aux & 8;
+  const std::uint64_t *pointer = s.reg<const std::uint64_t>(in.operand[0]);
+  const T *value = s.reg<const T>(in.operand[1]);
+  const T *comparator = s.reg<const T>(in.operand[2]);
+  auto *result = s.reg<T>(in.result);
+  using Signed = std::make_signed_t<std::conditional_t<std::is_integral_v<T>, T, int>>;
+  forActiveLanes(s, [&](std::uint32_t l) {
+    std::atomic_ref<T> target(*reinterpret_cast<T *>(pointer[pv ? l : 0]));
+    const T v = value[vv ? l : 0];
+    T old{};
+    if constexpr (Op == AtomicOp::Load) {
+      old = target.load();
+    } else if constexpr (Op == AtomicOp::Store) {
+      target.store(v);
+      return;
+    } else if constexpr (Op == AtomicOp::FlagClear) {
+      target.store(0);
+      return;
+    } else if constexpr (Op == AtomicOp::Exchange) {
+      old = target.exchange(v);
+    } else if constexpr (Op == AtomicOp::CompareExchange) {
+      old = comparator[cv ? l : 0];
+      target.compare_exchange_strong(old, v);
+    } else if constexpr (Op == AtomicOp::FAdd || Op == AtomicOp::FMin || Op == AtomicOp::FMax) {
+      old = atomicFloatUpdate(target, v, Op);
+    } else if constexpr (Op == AtomicOp::FlagTestAndSet) {
+      old = target.exchange(1);
+      reinterpret_cast<std::uint8_t *>(result)[rv ? l : 0] = old != 0;
+      return;
+    } else if constexpr (Op == AtomicOp::IIncrement) {
+      old = target.fetch_add(1);
+    } else if constexpr (Op == AtomicOp::IDecrement) {
+      old = target.fetch_sub(1);
+    } else if constexpr (Op == AtomicOp::IAdd) {
+      old = target.fetch_add(v);
+    } else if constexpr (Op == AtomicOp::ISub) {
+      old = target.fetch_sub(v);
+    } else if constexpr (Op == AtomicOp::And) {
+      old = target.fetch_and(v);
+    } else if constexpr (Op == AtomicOp::Or) {
+      old = target.fetch_or(v);
+    } else if constexpr (Op == AtomicOp::Xor) {
+      old = target.fetch_xor(v);
+    } else {
+      old = target.load();
+      for (;;) {
+        bool replace;
+        if constexpr (Op == AtomicOp::SMin)
+          replace = Signed(v) < Signed(old);
+        else if constexpr (Op == AtomicOp::SMax)
+          replace = Signed(v) > Signed(old);
+        else if constexpr (Op == AtomicOp::UMin)
+          replace = v < old;
+        else
+          replace = v > old;
+        if (!replace || target.compare_exchange_weak(old, v))
+          break;
+      }
+    }
+    result[rv ? l : 0] = old;
+  });
+}
+
+template <typename T> Handler atomicFor(AtomicOp op) {
+  switch (op) {
+#define LANEWISE_ATOMIC(name)                                                                      \
+  case AtomicOp::name:                                                                             \
+    return &atomic<T, AtomicOp::name>;
+    LANEWISE_ATOMIC(Load)
+    LANEWISE_ATOMIC(Store)
+    LANEWISE_ATOMIC(Exchange)
+    LANEWISE_ATOMIC(CompareExchange)
+  default:
+    break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      LANEWISE_ATOMIC(IIncrement)
+      LANEWISE_ATOMIC(IDecrement)
+      LANEWISE_ATOMIC(IAdd)
+      LANEWISE_ATOMIC(ISub)
+      LANEWISE_ATOMIC(SMin)
+      LANEWISE_ATOMIC(UMin)
+      LANEWISE_ATOMIC(SMax)
+      LANEWISE_ATOMIC(UMax)
+      LANEWISE_ATOMIC(And)
+      LANEWISE_ATOMIC(Or)
+      LANEWISE_ATOMIC(Xor)
+    default:
+      break;
+    }
+    if constexpr (std::is_same_v<T, std::uint32_t>) {
+      switch (op) {
+        LANEWISE_ATOMIC(FlagTestAndSet)
+        LANEWISE_ATOMIC(FlagClear)
+      default:
+        break;
+      }
+    }
+  } else {
+    switch (op) {
+      LANEWISE_ATOMIC(FAdd)
+      LANEWISE_ATOMIC(FMin)
+      LANEWISE_ATOMIC(FMax)
+    default:
+      break;
+    }
+  }
+#undef LANEWISE_ATOMIC
+  return nullptr;
+}
+
+// async_work_group_copy and async_work_group_strided_copy. Every warp of the
+// work-group performs the whole copy (the same bytes each time), so that
+// whichever warp reaches wait_group_events first finds the data in place.
+template <std::uint32_t ElementBytes> void asyncCopy(const Instruction &in, ExecutionState &s) {
+  const std::uint64_t destination = s.reg<const std::uint64_t>(in.operand[0])[0];
+  const std::uint64_t source = s.reg<const std::uint64_t>(in.operand[1])[0];
+  const std::uint64_t count = s.reg<const std::uint64_t>(in.operand[2])[0];
+  const std::uint64_t stride = s.reg<const std::uint64_t>(in.operand[3])[0];
+  const std::uint64_t elementBytes = in.immediate;
+  const bool toLocal = in.aux != 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::uint64_t from = source + (toLocal ? i * stride : i) * elementBytes;
+    const std::uint64_t to = destination + (toLocal ? i : i * stride) * elementBytes;
+    std::memcpy(reinterpret_cast<void *>(to), reinterpret_cast<const void *>(from), elementBytes);
+  }
+  (void)ElementBytes;
+}
+
+} // namespace
+
+Handler loadHandler(std::uint32_t elementBytes, const Shape &shape) {
+  return withElementBytes(elementBytes, [&]<std::uint32_t B>() { return shaped1<Load<B>>(shape); });
+}
+
+Handler storeHandler(std::uint32_t elementBytes, const Shape &shape) {
+  return withElementBytes(elementBytes, [&]<std::uint32_t B>() { return storeFor<B>(shape); });
+}
+
+Handler pointerOffsetHandler(std::uint32_t indexBytes, const Shape &shape) {
+  if (indexBytes == 0)
+    return shaped1<PointerDisplace>(shape);
+  return withElementBytes(indexBytes,
+                          [&]<std::uint32_t B>() { return shaped2<PointerIndex<B>>(shape); });
+}
+
+Handler copyMemoryHandler(bool, std::uint32_t, const Shape &) { return &copyMemory; }
+
+Handler atomicHandler(AtomicOp op, Scalar type, const Shape &) {
+  switch (type) {
+  case Scalar::I32:
+    return atomicFor<std::uint32_t>(op);
+  case Scalar::I64:
+    return atomicFor<std::uint64_t>(op);
+  case Scalar::F32:
+    return atomicFor<float>(op);
+  case Scalar::F64:
+    return atomicFor<double>(op);
+  default:
+    return nullptr;
+  }
+}
+
+Handler asyncCopyHandler(std::uint32_t) { return &asyncCopy<1>; }
+
+} // namespace lanewise::runtime

@@ -1,0 +1,141 @@
+// The state a handler sees: one warp's registers and active lanes, and the
+// loops over lanes that handlers are written with.
+#pragma once
+
+#include "runtime/bytecode.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace lanewise::runtime {
+
+// The work-group a warp belongs to.
+struct WorkGroupInfo {
+  std::uint32_t workDim = 1;
+  std::uint64_t groupId[3] = {};
+  std::uint64_t numGroups[3] = {1, 1, 1};
+  std::uint64_t localSize[3] = {1, 1, 1};         // of this group (the last may be smaller)
+  std::uint64_t enqueuedLocalSize[3] = {1, 1, 1}; // as enqueued
+  std::uint64_t globalSize[3] = {1, 1, 1};
+  std::uint64_t globalOffset[3] = {};
+  std::byte *localArena = nullptr;
+  std::uint32_t subgroupSize = 1;
+};
+
+struct ExecutionState {
+  std::byte *registers = nullptr;
+  std::uint8_t *active = nullptr; // 1 for each lane that runs the current block
+  bool fullMask = false;          // every lane of the warp is active
+  std::uint32_t width = 0;        // lanes a varying register holds
+  std::uint32_t laneCount = 0;    // lanes present in this warp (<= width)
+  std::uint32_t firstLocalIndex = 0;
+  std::byte *privateBase = nullptr; // lane l's private memory: privateBase + l * privateStride
+  std::uint32_t privateStride = 0;
+  const WorkGroupInfo *group = nullptr;
+
+  template <typename T> T *reg(std::uint32_t offset) const {
+    return reinterpret_cast<T *>(registers + offset);
+  }
+  bool isActive(std::uint32_t lane) const { return fullMask || active[lane]; }
+};
+
+// Calls f(lane) for every active lane.
+template <typename F> inline void forActiveLanes(const ExecutionState &s, F &&f) {
+  if (s.fullMask) {
+    for (std::uint32_t lane = 0; lane < s.laneCount; ++lane)
+      f(lane);
+  } else {
+    for (std::uint32_t lane = 0; lane < s.laneCount; ++lane)
+      if (s.active[lane])
+        f(lane);
+  }
+}
+
+// The element of component c that lane l sees in a register of either kind.
+template <bool Varying, typename T>
+inline T element(const T *base, std::uint32_t width, std::uint32_t c, std::uint32_t lane) {
+  if constexpr (Varying)
+    return base[c * width + lane];
+  else
+    return base[c];
+}
+
+// Elementwise operations: result = f(operands...) for each component and
+// each active lane. A uniform result (RV false) needs uniform operands and
+// is computed once. For a varying result, inactive lanes keep their value
+// (a lane that skipped this block may still need what it computed earlier),
+// written as a blend so that the loop vectorises.
+template <bool RV, bool AV, typename R, typename A, typename F>
+inline void elementwise(const ExecutionState &s, R *r, const A *a, std::uint32_t components,
+                        F &&f) {
+  if constexpr (!RV) {
+    for (std::uint32_t c = 0; c < components; ++c)
+      r[c] = f(a[c]);
+  } else {
+    const std::uint32_t w = s.width, n = s.laneCount;
+    for (std::uint32_t c = 0; c < components; ++c) {
+      R *rc = r + c * w;
+      const A *ac = a + (AV ? c * w : c);
+      if (s.fullMask) {
+        for (std::uint32_t l = 0; l < n; ++l)
+          rc[l] = f(ac[AV ? l : 0]);
+      } else {
+        const std::uint8_t *m = s.active;
+        for (std::uint32_t l = 0; l < n; ++l)
+          rc[l] = m[l] ? f(ac[AV ? l : 0]) : rc[l];
+      }
+    }
+  }
+}
+
+template <bool RV, bool AV, bool BV, typename R, typename A, typename B, typename F>
+inline void elementwise(const ExecutionState &s, R *r, const A *a, const B *b,
+                        std::uint32_t components, F &&f) {
+  if constexpr (!RV) {
+    for (std::uint32_t c = 0; c < components; ++c)
+      r[c] = f(a[c], b[c]);
+  } else {
+    const std::uint32_t w = s.width, n = s.laneCount;
+    for (std::uint32_t c = 0; c < components; ++c) {
+      R *rc = r + c * w;
+      const A *ac = a + (AV ? c * w : c);
+      const B *bc = b + (BV ? c * w : c);
+      if (s.fullMask) {
+        for (std::uint32_t l = 0; l < n; ++l)
+          rc[l] = f(ac[AV ? l : 0], bc[BV ? l : 0]);
+      } else {
+        const std::uint8_t *m = s.active;
+        for (std::uint32_t l = 0; l < n; ++l)
+          rc[l] = m[l] ? f(ac[AV ? l : 0], bc[BV ? l : 0]) : rc[l];
+      }
+    }
+  }
+}
+
+template <bool RV, bool AV, bool BV, bool CV, typename R, typename A, typename B, typename C,
+          typename F>
+inline void elementwise(const ExecutionState &s, R *r, const A *a, const B *b, const C *c3,
+                        std::uint32_t components, F &&f) {
+  if constexpr (!RV) {
+    for (std::uint32_t c = 0; c < components; ++c)
+      r[c] = f(a[c], b[c], c3[c]);
+  } else {
+    const std::uint32_t w = s.width, n = s.laneCount;
+    for (std::uint32_t c = 0; c < components; ++c) {
+      R *rc = r + c * w;
+      const A *ac = a + (AV ? c * w : c);
+      const B *bc = b + (BV ? c * w : c);
+      const C *cc = c3 + (CV ? c * w : c);
+      if (s.fullMask) {
+        for (std::uint32_t l = 0; l < n; ++l)
+          rc[l] = f(ac[AV ? l : 0], bc[BV ? l : 0], cc[CV ? l : 0]);
+      } else {
+        const std::uint8_t *m = s.active;
+        for (std::uint32_t l = 0; l < n; ++l)
+          rc[l] = m[l] ? f(ac[AV ? l : 0], bc[BV ? l : 0], cc[CV ? l : 0]) : rc[l];
+      }
+    }
+  }
+}
+
+} // namespace lanewise::runtime

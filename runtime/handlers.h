@@ -1,0 +1,131 @@
+// The handlers of the engine's core instructions, chosen at build time by
+// operation, element type and the shape (uniform or varying) of the
+// registers. Each factory returns nullptr for a combination it does not
+// implement, so that the lowering can fail the build instead of running a
+// wrong handler.
+#pragma once
+
+#include "runtime/bytecode.h"
+
+namespace lanewise::runtime {
+
+// ---- Arithmetic, bitwise and comparison operations (exec_arithmetic.cpp) ----
+
+enum class BinaryOp : std::uint8_t {
+  // Integers (two's complement, results modulo 2^n).
+  IAdd, ISub, IMul, UDiv, SDiv, UMod, SRem, SMod,
+  ShiftLeftLogical, ShiftRightLogical, ShiftRightArithmetic,
+  BitwiseAnd, BitwiseOr, BitwiseXor,
+  // Floating point.
+  FAdd, FSub, FMul, FDiv, FRem, FMod,
+  // Comparisons: the result is a Bool (one byte per component).
+  IEqual, INotEqual, UGreaterThan, SGreaterThan, UGreaterThanEqual, SGreaterThanEqual,
+  ULessThan, SLessThan, ULessThanEqual, SLessThanEqual,
+  FOrdEqual, FUnordEqual, FOrdNotEqual, FUnordNotEqual, FOrdLessThan, FUnordLessThan,
+  FOrdGreaterThan, FUnordGreaterThan, FOrdLessThanEqual, FUnordLessThanEqual,
+  FOrdGreaterThanEqual, FUnordGreaterThanEqual, LessOrGreater, Ordered, Unordered,
+  // Bool operands.
+  LogicalEqual, LogicalNotEqual, LogicalAnd, LogicalOr,
+};
+
+enum class UnaryOp : std::uint8_t {
+  SNegate, Not, BitCount, BitReverse, // integers
+  FNegate,                            // floating point
+  IsNan, IsInf, IsFinite, IsNormal, SignBitSet, // floating point -> Bool
+  LogicalNot,                                   // Bool
+};
+
+bool producesBool(BinaryOp op);
+bool producesBool(UnaryOp op);
+
+// operand[0], operand[1] -> result; `type` is the operands' element type.
+Handler binaryHandler(BinaryOp op, Scalar type, const Shape &shape);
+// operand[0] -> result.
+Handler unaryHandler(UnaryOp op, Scalar type, const Shape &shape);
+
+// OpSelect: operand[0] (Bool) ? operand[1] : operand[2]. `aux` of the
+// instruction is 1 when the condition is a scalar for a vector result.
+Handler selectHandler(std::uint32_t elementBytes, const Shape &shape);
+
+// OpAny / OpAll over the `aux` components of a Bool vector.
+Handler anyAllHandler(bool all, const Shape &shape);
+
+// OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended: the result is
+// a struct of two members, held in two registers: result and immediate
+// (the register of the second member).
+enum class ExtendedOp : std::uint8_t { IAddCarry, ISubBorrow, UMulExtended, SMulExtended };
+Handler extendedHandler(ExtendedOp op, Scalar type, const Shape &shape);
+
+// ---- Conversions (exec_convert.cpp) ----
+
+enum class Rounding : std::uint8_t { Default, RTE, RTZ, RTP, RTN };
+
+struct NumericType {
+  Scalar scalar;
+  bool isSigned = false;
+};
+
+// OpConvert*, OpSConvert, OpUConvert, OpFConvert, OpSatConvert*: element
+// conversion with the FPRoundingMode and SaturatedConversion decorations.
+Handler convertHandler(NumericType from, NumericType to, Rounding rounding, bool saturate,
+                       const Shape &shape);
+
+// ---- Registers (exec_composite.cpp) ----
+
+// Copies `components` elements of `immediate` bytes; the instruction's
+// `aux` holds the first component of operand[0] to read from and `data`
+// nothing. Used for OpCopyObject, OpCompositeExtract of a vector
+// component, and building composites one piece at a time.
+Handler copyComponentsHandler(std::uint32_t elementBytes, const Shape &shape);
+// OpVectorShuffle: `data` points at the result's components' sources: index
+// i < 2^31 selects component i of operand[0]... see exec_composite.cpp.
+Handler vectorShuffleHandler(std::uint32_t elementBytes, const Shape &shape);
+// OpVectorExtractDynamic: operand[0] vector, operand[1] index (`aux`: index bytes).
+Handler extractDynamicHandler(std::uint32_t elementBytes, const Shape &shape);
+// OpVectorInsertDynamic: operand[0] vector, operand[1] component, operand[2] index.
+Handler insertDynamicHandler(std::uint32_t elementBytes, const Shape &shape);
+
+// ---- Memory (exec_memory.cpp) ----
+
+// OpLoad through operand[0] (a pointer register): `components` elements of
+// `elementBytes` each, contiguous in memory.
+Handler loadHandler(std::uint32_t elementBytes, const Shape &shape);
+// OpStore of operand[1] through operand[0].
+Handler storeHandler(std::uint32_t elementBytes, const Shape &shape);
+// Pointer arithmetic: result = operand[0] + operand[1] * immediate (operand[1]
+// an index of `aux` bytes, signed), for OpAccessChain and OpPtrAccessChain
+// steps; with no index operand (aux == 0) result = operand[0] + immediate.
+Handler pointerOffsetHandler(std::uint32_t indexBytes, const Shape &shape);
+// OpCopyMemorySized / OpCopyMemory: copy operand[2] (or immediate) bytes from
+// operand[1] to operand[0] for each active lane.
+Handler copyMemoryHandler(bool sizeInRegister, std::uint32_t sizeBytes, const Shape &shape);
+
+enum class AtomicOp : std::uint8_t {
+  Load, Store, Exchange, CompareExchange, IIncrement, IDecrement, IAdd, ISub, SMin, UMin,
+  SMax, UMax, And, Or, Xor, FlagTestAndSet, FlagClear, FAdd, FMin, FMax,
+};
+// operand[0] pointer; operand[1] value (Store, Exchange, arithmetic) or
+// the comparator's value for CompareExchange with operand[2] the comparator.
+Handler atomicHandler(AtomicOp op, Scalar type, const Shape &shape);
+
+// OpGroupAsyncCopy (uniform operands: destination, source, count, stride;
+// `aux` is 1 when the destination is __local, i.e. the stride applies to the
+// source) and OpGroupWaitEvents (no effect: the copy is done when issued).
+Handler asyncCopyHandler(std::uint32_t elementBytes);
+
+} // namespace lanewise::runtime
+
+// ---- OpenCL.std element functions (exec_math.cpp, over builtins/math.h) ----
+namespace lanewise::builtins {
+enum class Math : std::uint8_t;
+}
+namespace lanewise::runtime {
+// Operands operand[0..2] -> result, elementwise, for the function's arity.
+Handler mathHandler(builtins::Math function, Scalar type, const Shape &shape);
+} // namespace lanewise::runtime
+
+namespace lanewise::runtime {
+// OpBitcast between types of equal size: operand[0] has `aux` components of
+// `immediate` bytes; the result `components` of elementBytes bytes.
+Handler bitcastHandler(std::uint32_t elementBytes, const Shape &shape);
+} // namespace lanewise::runtime

@@ -1,0 +1,342 @@
+#include "runtime/launch.h"
+
+#include "runtime/interpreter.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <thread>
+
+namespace lanewise::runtime {
+
+namespace {
+
+constexpr std::size_t registerAlignment = 64;
+
+struct AlignedFree {
+  void operator()(void *p) const { std::free(p); }
+};
+using Buffer = std::unique_ptr<std::byte, AlignedFree>;
+
+Buffer allocate(std::size_t bytes) {
+  bytes = std::max<std::size_t>(registerAlignment, (bytes + registerAlignment - 1) /
+                                                       registerAlignment * registerAlignment);
+  auto *p = static_cast<std::byte *>(std::aligned_alloc(registerAlignment, bytes));
+  if (!p)
+    throw std::bad_alloc();
+  return Buffer(p);
+}
+
+// What one worker reuses from work-group to work-group: registers of every
+// warp, lane control, private memory and the __local arena.
+struct WorkerContext {
+  std::uint64_t launchSerial = 0; // the launch whose constants the registers hold
+  std::size_t registerCapacity = 0, maskCapacity = 0;
+  Buffer registers, privateMemory, localArena, masks;
+  std::size_t privateBytes = 0, localBytes = 0;
+  std::vector<std::uint32_t> nextBlock;
+  std::vector<LaneStatus> status;
+  std::vector<std::uint8_t> scratch;
+};
+
+unsigned threadsFromEnvironment() {
+  if (const char *text = std::getenv("LANEWISE_THREADS")) {
+    const long value = std::strtol(text, nullptr, 10);
+    if (value > 0)
+      return static_cast<unsigned>(value);
+  }
+  return 0;
+}
+
+template <typename T> void store(std::byte *p, T value) { std::memcpy(p, &value, sizeof value); }
+
+// Writes the value of `builtin` for the lanes of one warp.
+void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const NDRange &range) {
+  const WorkGroupInfo &g = *s.group;
+  const std::uint32_t lanes = b.varying ? s.laneCount : 1;
+  const std::uint32_t stride = b.varying ? s.width : 1;
+  const std::size_t elementBytes = b.wide ? 8 : 4;
+  auto put = [&](std::uint32_t component, std::uint32_t lane, std::uint64_t value) {
+    std::byte *p = s.registers + b.offset + (component * stride + lane) * elementBytes;
+    if (b.wide)
+      store<std::uint64_t>(p, value);
+    else
+      store<std::uint32_t>(p, static_cast<std::uint32_t>(value));
+  };
+  for (std::uint32_t lane = 0; lane < lanes; ++lane) {
+    const std::uint64_t local = s.firstLocalIndex + lane;
+    const std::uint64_t localId[3] = {local % g.localSize[0],
+                                      (local / g.localSize[0]) % g.localSize[1],
+                                      local / (g.localSize[0] * g.localSize[1])};
+    for (std::uint32_t c = 0; c < b.components; ++c) {
+      std::uint64_t value = 0;
+      switch (b.value) {
+      case BuiltinValue::GlobalInvocationId:
+        value = g.groupId[c] * g.enqueuedLocalSize[c] + localId[c] + g.globalOffset[c];
+        break;
+      case BuiltinValue::LocalInvocationId:
+        value = localId[c];
+        break;
+      case BuiltinValue::WorkgroupId:
+        value = g.groupId[c];
+        break;
+      case BuiltinValue::NumWorkgroups:
+        value = g.numGroups[c];
+        break;
+      case BuiltinValue::GlobalSize:
+        value = g.globalSize[c];
+        break;
+      case BuiltinValue::WorkgroupSize:
+        value = g.localSize[c];
+        break;
+      case BuiltinValue::EnqueuedWorkgroupSize:
+        value = g.enqueuedLocalSize[c];
+        break;
+      case BuiltinValue::GlobalOffset:
+        value = g.globalOffset[c];
+        break;
+      case BuiltinValue::GlobalLinearId: {
+        std::uint64_t id[3];
+        for (int d = 0; d < 3; ++d)
+          id[d] = g.groupId[d] * g.enqueuedLocalSize[d] + localId[d];
+        value = (id[2] * g.globalSize[1] + id[1]) * g.globalSize[0] + id[0];
+        break;
+      }
+      case BuiltinValue::LocalInvocationIndex:
+        value = local;
+        break;
+      case BuiltinValue::WorkDim:
+        value = g.workDim;
+        break;
+      case BuiltinValue::SubgroupSize: {
+        const std::uint64_t groupLanes = g.localSize[0] * g.localSize[1] * g.localSize[2];
+        const std::uint64_t first = local / g.subgroupSize * g.subgroupSize;
+        value = std::min<std::uint64_t>(g.subgroupSize, groupLanes - first);
+        break;
+      }
+      case BuiltinValue::SubgroupMaxSize:
+        value = g.subgroupSize;
+        break;
+      case BuiltinValue::NumSubgroups: {
+        const std::uint64_t groupLanes = g.localSize[0] * g.localSize[1] * g.localSize[2];
+        value = (groupLanes + g.subgroupSize - 1) / g.subgroupSize;
+        break;
+      }
+      case BuiltinValue::NumEnqueuedSubgroups: {
+        const std::uint64_t enqueued =
+            g.enqueuedLocalSize[0] * g.enqueuedLocalSize[1] * g.enqueuedLocalSize[2];
+        value = (enqueued + g.subgroupSize - 1) / g.subgroupSize;
+        break;
+      }
+      case BuiltinValue::SubgroupId:
+        value = local / g.subgroupSize;
+        break;
+      case BuiltinValue::SubgroupLocalInvocationId:
+        value = local % g.subgroupSize;
+        break;
+      }
+      put(c, lane, value);
+    }
+  }
+  (void)range;
+}
+
+struct LaunchPlan {
+  const KernelCode &code;
+  const NDRange &range;
+  std::span<const ArgumentValue> arguments;
+  std::uint64_t groups[3];
+  std::uint64_t maxGroupLanes;
+  std::uint32_t warpsPerGroup;
+  std::vector<std::uint64_t> localArgumentOffset; // per argument, in the arena
+  std::uint64_t localBytes;
+  std::uint64_t serial;
+};
+
+std::atomic<std::uint64_t> launchCounter{0};
+
+void prepareContext(WorkerContext &context, const LaunchPlan &plan) {
+  const KernelCode &code = plan.code;
+  const std::size_t warps = plan.warpsPerGroup;
+  const std::size_t registerBytes = std::size_t(code.registerBytes) * warps;
+  if (context.registerCapacity < registerBytes || !context.registers) {
+    context.registers = allocate(registerBytes);
+    context.registerCapacity = registerBytes;
+    context.launchSerial = 0;
+  }
+  const std::size_t maskBytes = std::size_t(code.width) * warps;
+  if (context.maskCapacity < maskBytes || !context.masks) {
+    context.masks = allocate(maskBytes);
+    context.maskCapacity = maskBytes;
+  }
+  const std::size_t privateBytes = std::size_t(code.memory.privateBytesPerLane) * plan.maxGroupLanes;
+  if (privateBytes && context.privateBytes < privateBytes) {
+    context.privateMemory = allocate(privateBytes);
+    context.privateBytes = privateBytes;
+  }
+  if (plan.localBytes && context.localBytes < plan.localBytes) {
+    context.localArena = allocate(plan.localBytes);
+    context.localBytes = plan.localBytes;
+  }
+  context.nextBlock.resize(std::size_t(code.width) * warps);
+  context.status.resize(std::size_t(code.width) * warps);
+  context.scratch.resize(code.width);
+
+  if (context.launchSerial == plan.serial)
+    return;
+  context.launchSerial = plan.serial;
+  // Registers that hold the same value for the whole launch.
+  for (std::size_t warp = 0; warp < warps; ++warp) {
+    std::byte *registers = context.registers.get() + warp * code.registerBytes;
+    for (const ConstantRegister &constant : code.constants)
+      std::memcpy(registers + constant.offset, constant.bytes.data(), constant.bytes.size());
+    for (std::size_t i = 0; i < code.arguments.size(); ++i) {
+      const ArgumentBinding &binding = code.arguments[i];
+      const ArgumentValue &value = plan.arguments[i];
+      if (binding.kind == ArgumentBinding::Kind::Value ||
+          binding.kind == ArgumentBinding::Kind::GlobalBuffer)
+        std::memcpy(registers + binding.offset, value.bytes.data(), value.bytes.size());
+      else if (binding.kind == ArgumentBinding::Kind::ByValue)
+        store<std::uint64_t>(registers + binding.offset,
+                             reinterpret_cast<std::uint64_t>(value.bytes.data()));
+    }
+  }
+}
+
+void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t linearGroup) {
+  const KernelCode &code = plan.code;
+  const NDRange &range = plan.range;
+  WorkGroupInfo group;
+  group.workDim = range.dimensions;
+  std::uint64_t rest = linearGroup;
+  for (int d = 0; d < 3; ++d) {
+    group.groupId[d] = rest % plan.groups[d];
+    rest /= plan.groups[d];
+    group.numGroups[d] = plan.groups[d];
+    group.enqueuedLocalSize[d] = range.local[d];
+    group.globalSize[d] = range.global[d];
+    group.globalOffset[d] = range.offset[d];
+    // The last work-group of a dimension may be smaller (OpenCL 2.0+).
+    group.localSize[d] =
+        std::min(range.local[d], range.global[d] - group.groupId[d] * range.local[d]);
+  }
+  group.localArena = context.localArena.get();
+  group.subgroupSize = code.requiredSubgroupSize ? code.requiredSubgroupSize : code.width;
+  const std::uint64_t lanes = group.localSize[0] * group.localSize[1] * group.localSize[2];
+  const std::uint32_t warps = static_cast<std::uint32_t>((lanes + code.width - 1) / code.width);
+
+  std::vector<ExecutionState> states(warps);
+  for (std::uint32_t warp = 0; warp < warps; ++warp) {
+    ExecutionState &s = states[warp];
+    s.registers = context.registers.get() + std::size_t(warp) * code.registerBytes;
+    s.active = reinterpret_cast<std::uint8_t *>(context.masks.get()) + std::size_t(warp) * code.width;
+    s.width = code.width;
+    s.firstLocalIndex = warp * code.width;
+    s.laneCount = static_cast<std::uint32_t>(std::min<std::uint64_t>(code.width, lanes - s.firstLocalIndex));
+    s.privateStride = code.memory.privateBytesPerLane;
+    s.privateBase = context.privateMemory.get() + std::size_t(s.firstLocalIndex) * s.privateStride;
+    s.group = &group;
+    for (const BuiltinRegister &builtin : code.builtins)
+      writeBuiltin(builtin, s, range);
+    for (std::size_t i = 0; i < code.arguments.size(); ++i)
+      if (code.arguments[i].kind == ArgumentBinding::Kind::LocalBuffer)
+        store<std::uint64_t>(s.registers + code.arguments[i].offset,
+                             reinterpret_cast<std::uint64_t>(group.localArena +
+                                                             plan.localArgumentOffset[i]));
+    for (const AddressRegister &address : code.addresses) {
+      std::byte *p = s.registers + address.offset;
+      switch (address.space) {
+      case AddressRegister::Space::Workgroup:
+        store<std::uint64_t>(p, reinterpret_cast<std::uint64_t>(group.localArena) +
+                                    address.displacement);
+        break;
+      case AddressRegister::Space::Global:
+        store<std::uint64_t>(p, address.displacement);
+        break;
+      case AddressRegister::Space::Private:
+        for (std::uint32_t lane = 0; lane < (address.varying ? s.laneCount : 1); ++lane)
+          store<std::uint64_t>(p + lane * 8,
+                               reinterpret_cast<std::uint64_t>(s.privateBase) +
+                                   std::uint64_t(lane) * s.privateStride + address.displacement);
+        break;
+      }
+    }
+    std::fill_n(context.nextBlock.data() + std::size_t(warp) * code.width, code.width, 0u);
+    std::fill_n(context.status.data() + std::size_t(warp) * code.width, code.width,
+                LaneStatus::Ready);
+  }
+
+  // Run every warp to its next barrier; when all are there, release them.
+  for (;;) {
+    bool anyAtBarrier = false;
+    for (std::uint32_t warp = 0; warp < warps; ++warp) {
+      LaneControl control{context.nextBlock.data() + std::size_t(warp) * code.width,
+                          context.status.data() + std::size_t(warp) * code.width,
+                          context.scratch.data()};
+      if (runWarp(code, states[warp], control) == WarpStop::AtBarrier)
+        anyAtBarrier = true;
+    }
+    if (!anyAtBarrier)
+      return;
+    for (std::uint32_t warp = 0; warp < warps; ++warp)
+      for (std::uint32_t lane = 0; lane < states[warp].laneCount; ++lane) {
+        LaneStatus &status = context.status[std::size_t(warp) * code.width + lane];
+        if (status == LaneStatus::AtBarrier)
+          status = LaneStatus::Ready;
+      }
+  }
+}
+
+} // namespace
+
+unsigned workerCount() {
+  const unsigned fromEnvironment = threadsFromEnvironment();
+  return fromEnvironment ? fromEnvironment : std::max(1u, std::thread::hardware_concurrency());
+}
+
+void launch(const KernelCode &code, const NDRange &range, std::span<const ArgumentValue> arguments) {
+  static tbb::global_control *limit = [] {
+    const unsigned threads = threadsFromEnvironment();
+    return threads ? new tbb::global_control(tbb::global_control::max_allowed_parallelism, threads)
+                   : nullptr;
+  }();
+  (void)limit;
+
+  LaunchPlan plan{code, range, arguments, {1, 1, 1}, 1, 1, {}, 0, ++launchCounter};
+  std::uint64_t totalGroups = 1;
+  for (int d = 0; d < 3; ++d) {
+    plan.groups[d] = (range.global[d] + range.local[d] - 1) / range.local[d];
+    totalGroups *= plan.groups[d];
+  }
+  plan.maxGroupLanes = range.local[0] * range.local[1] * range.local[2];
+  plan.warpsPerGroup = static_cast<std::uint32_t>((plan.maxGroupLanes + code.width - 1) / code.width);
+  // The __local arena: the kernel's own variables, then each __local argument.
+  std::uint64_t arena = code.memory.workgroupBytes;
+  plan.localArgumentOffset.assign(arguments.size(), 0);
+  for (std::size_t i = 0; i < code.arguments.size(); ++i)
+    if (code.arguments[i].kind == ArgumentBinding::Kind::LocalBuffer) {
+      arena = (arena + 127) / 128 * 128;
+      plan.localArgumentOffset[i] = arena;
+      arena += arguments[i].localSize;
+    }
+  plan.localBytes = arena;
+  if (totalGroups == 0)
+    return;
+
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, totalGroups),
+                    [&](const tbb::blocked_range<std::uint64_t> &groups) {
+                      // Each worker keeps its context from launch to launch.
+                      static thread_local WorkerContext context;
+                      prepareContext(context, plan);
+                      for (std::uint64_t g = groups.begin(); g != groups.end(); ++g)
+                        runWorkGroup(context, plan, g);
+                    });
+}
+
+} // namespace lanewise::runtime

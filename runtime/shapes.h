@@ -1,0 +1,115 @@
+// Selecting a handler instance by the shape of its registers, and the C++
+// types that stand for each Scalar.
+#pragma once
+
+#include "runtime/bytecode.h"
+#include "runtime/execution.h"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace lanewise::runtime {
+
+using half = _Float16;
+
+template <Scalar S> struct ScalarType;
+template <> struct ScalarType<Scalar::Bool> { using type = std::uint8_t; };
+template <> struct ScalarType<Scalar::I8> { using type = std::uint8_t; };
+template <> struct ScalarType<Scalar::I16> { using type = std::uint16_t; };
+template <> struct ScalarType<Scalar::I32> { using type = std::uint32_t; };
+template <> struct ScalarType<Scalar::I64> { using type = std::uint64_t; };
+template <> struct ScalarType<Scalar::F16> { using type = half; };
+template <> struct ScalarType<Scalar::F32> { using type = float; };
+template <> struct ScalarType<Scalar::F64> { using type = double; };
+template <Scalar S> using ScalarT = typename ScalarType<S>::type;
+
+template <typename T> constexpr bool isFloat = std::is_floating_point_v<T> || std::is_same_v<T, half>;
+
+// Unsigned integer type of the given size.
+template <std::uint32_t Bytes> struct Bits;
+template <> struct Bits<1> { using type = std::uint8_t; };
+template <> struct Bits<2> { using type = std::uint16_t; };
+template <> struct Bits<4> { using type = std::uint32_t; };
+template <> struct Bits<8> { using type = std::uint64_t; };
+template <std::uint32_t Bytes> using BitsT = typename Bits<Bytes>::type;
+
+// Calls f.template operator()<T>() with the C++ type of `s`; returns what f
+// returns.
+template <typename F> auto withScalar(Scalar s, F &&f) {
+  switch (s) {
+  case Scalar::Bool:
+    return f.template operator()<Scalar::Bool>();
+  case Scalar::I8:
+    return f.template operator()<Scalar::I8>();
+  case Scalar::I16:
+    return f.template operator()<Scalar::I16>();
+  case Scalar::I32:
+    return f.template operator()<Scalar::I32>();
+  case Scalar::I64:
+    return f.template operator()<Scalar::I64>();
+  case Scalar::F16:
+    return f.template operator()<Scalar::F16>();
+  case Scalar::F32:
+    return f.template operator()<Scalar::F32>();
+  case Scalar::F64:
+    return f.template operator()<Scalar::F64>();
+  }
+  return f.template operator()<Scalar::I32>();
+}
+
+template <typename F> auto withElementBytes(std::uint32_t bytes, F &&f) {
+  switch (bytes) {
+  case 1:
+    return f.template operator()<1>();
+  case 2:
+    return f.template operator()<2>();
+  case 4:
+    return f.template operator()<4>();
+  default:
+    return f.template operator()<8>();
+  }
+}
+
+// H::template run<RV, AV> for a one-operand handler family. A uniform result
+// needs a uniform operand.
+template <typename H> Handler shaped1(const Shape &s) {
+  if (!s.result)
+    return s.operand[0] ? nullptr : &H::template run<false, false>;
+  return s.operand[0] ? &H::template run<true, true> : &H::template run<true, false>;
+}
+
+template <typename H> Handler shaped2(const Shape &s) {
+  if (!s.result)
+    return s.operand[0] || s.operand[1] ? nullptr : &H::template run<false, false, false>;
+  if (s.operand[0])
+    return s.operand[1] ? &H::template run<true, true, true> : &H::template run<true, true, false>;
+  return s.operand[1] ? &H::template run<true, false, true> : &H::template run<true, false, false>;
+}
+
+template <typename H> Handler shaped3(const Shape &s) {
+  if (!s.result)
+    return s.operand[0] || s.operand[1] || s.operand[2]
+               ? nullptr
+               : &H::template run<false, false, false, false>;
+  const int key = (s.operand[0] ? 4 : 0) | (s.operand[1] ? 2 : 0) | (s.operand[2] ? 1 : 0);
+  switch (key) {
+  case 0:
+    return &H::template run<true, false, false, false>;
+  case 1:
+    return &H::template run<true, false, false, true>;
+  case 2:
+    return &H::template run<true, false, true, false>;
+  case 3:
+    return &H::template run<true, false, true, true>;
+  case 4:
+    return &H::template run<true, true, false, false>;
+  case 5:
+    return &H::template run<true, true, false, true>;
+  case 6:
+    return &H::template run<true, true, true, false>;
+  default:
+    return &H::template run<true, true, true, true>;
+  }
+}
+
+} // namespace lanewise::runtime

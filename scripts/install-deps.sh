@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs Lanewise's build and test dependencies from Debian 12 packages.
+# Idempotent: when everything is present it installs nothing and prints nothing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  opencl-headers ocl-icd-opencl-dev opencl-clhpp-headers clinfo
+  libtbb-dev spirv-tools spirv-headers
+  libgtest-dev libgmock-dev libbenchmark-dev
+  clang-14 llvm-spirv-14
+  pocl-opencl-icd
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing packages: ${missing[*]}; run this script as root" >&2
+  exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

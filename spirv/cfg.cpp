@@ -1,0 +1,165 @@
+#include "spirv/cfg.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace lanewise::spirv {
+
+std::vector<uint32_t> successorLabels(const Block &block) {
+  const Instruction &t = block.terminator();
+  switch (t.opcode) {
+  case spv::OpBranch:
+    return {t.idOperand(0)};
+  case spv::OpBranchConditional:
+    return {t.idOperand(1), t.idOperand(2)};
+  case spv::OpSwitch: {
+    std::vector<uint32_t> labels;
+    for (const Operand &operand : t.operandLayout)
+      if (operand.kind == OperandKind::Id && operand.offset > 0)
+        labels.push_back(t.operands[operand.offset]);
+    return labels;
+  }
+  default:
+    return {};
+  }
+}
+
+ControlFlowGraph::ControlFlowGraph(const Function &function) {
+  std::unordered_map<uint32_t, const Block *> byLabel;
+  for (const Block &block : function.blocks)
+    byLabel[block.label] = &block;
+
+  // Post-order by an iterative depth-first search from the entry.
+  std::vector<const Block *> postOrder;
+  std::unordered_map<uint32_t, bool> visited;
+  struct Frame {
+    const Block *block;
+    std::vector<uint32_t> next;
+    size_t index;
+  };
+  std::vector<Frame> stack;
+  const Block *entry = &function.blocks.front();
+  visited[entry->label] = true;
+  stack.push_back({entry, successorLabels(*entry), 0});
+  while (!stack.empty()) {
+    Frame &top = stack.back();
+    if (top.index < top.next.size()) {
+      const uint32_t label = top.next[top.index++];
+      auto it = byLabel.find(label);
+      if (it != byLabel.end() && !visited[label]) {
+        visited[label] = true;
+        stack.push_back({it->second, successorLabels(*it->second), 0});
+      }
+    } else {
+      postOrder.push_back(top.block);
+      stack.pop_back();
+    }
+  }
+  order_.assign(postOrder.rbegin(), postOrder.rend());
+  for (uint32_t i = 0; i < order_.size(); ++i)
+    numberOf_[order_[i]->label] = i;
+
+  const uint32_t n = size();
+  successors_.resize(n);
+  predecessors_.resize(n);
+  for (uint32_t i = 0; i < n; ++i)
+    for (uint32_t label : successorLabels(*order_[i])) {
+      const uint32_t j = numberOf_.at(label);
+      successors_[i].push_back(j);
+      predecessors_[j].push_back(i);
+    }
+
+  // Post-dominators (Cooper, Harvey and Kennedy's iterative algorithm on the
+  // reverse graph), with a virtual exit n after every block without
+  // successors. Blocks that cannot reach an exit hang off the virtual exit.
+  const uint32_t exit = n, undefined = n + 1;
+  postDominator_.assign(n, undefined);
+  std::vector<uint32_t> reverseOrder; // post-order of the reverse graph, from exit
+  {
+    std::vector<bool> seen(n, false);
+    std::function<void(uint32_t)> visit = [&](uint32_t b) {
+      seen[b] = true;
+      for (uint32_t p : predecessors_[b])
+        if (!seen[p])
+          visit(p);
+      reverseOrder.push_back(b);
+    };
+    for (uint32_t b = 0; b < n; ++b)
+      if (successors_[b].empty() && !seen[b])
+        visit(b);
+    for (uint32_t b = n; b-- > 0;)
+      if (!seen[b]) {
+        // No path to an exit (an infinite loop): treat as exiting.
+        visit(b);
+      }
+  }
+  std::vector<uint32_t> rank(n + 1, 0);
+  for (uint32_t i = 0; i < reverseOrder.size(); ++i)
+    rank[reverseOrder[i]] = i;
+  rank[exit] = n;
+  std::vector<uint32_t> idom(n + 1, undefined);
+  idom[exit] = exit;
+  auto intersect = [&](uint32_t a, uint32_t b) {
+    while (a != b) {
+      while (rank[a] < rank[b])
+        a = idom[a];
+      while (rank[b] < rank[a])
+        b = idom[b];
+    }
+    return a;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = reverseOrder.rbegin(); it != reverseOrder.rend(); ++it) {
+      const uint32_t b = *it;
+      uint32_t candidate = undefined;
+      if (successors_[b].empty())
+        candidate = exit;
+      for (uint32_t s : successors_[b])
+        if (idom[s] != undefined)
+          candidate = candidate == undefined ? s : intersect(candidate, s);
+      if (candidate == undefined)
+        candidate = exit; // cannot reach an exit
+      if (idom[b] != candidate) {
+        idom[b] = candidate;
+        changed = true;
+      }
+    }
+  }
+  for (uint32_t b = 0; b < n; ++b)
+    postDominator_[b] = idom[b];
+
+  // Natural loops: for each back edge latch -> header, the blocks that reach
+  // the latch without passing the header.
+  for (uint32_t latch = 0; latch < n; ++latch)
+    for (uint32_t header : successors_[latch]) {
+      if (!isBackEdge(latch, header))
+        continue;
+      std::vector<uint32_t> &body = loops_[header];
+      std::vector<bool> in(n, false);
+      for (uint32_t b : body)
+        in[b] = true;
+      in[header] = true;
+      std::vector<uint32_t> work{latch};
+      while (!work.empty()) {
+        const uint32_t b = work.back();
+        work.pop_back();
+        if (in[b])
+          continue;
+        in[b] = true;
+        for (uint32_t p : predecessors_[b])
+          work.push_back(p);
+      }
+      body.clear();
+      for (uint32_t b = 0; b < n; ++b)
+        if (in[b])
+          body.push_back(b);
+    }
+}
+
+int ControlFlowGraph::number(uint32_t label) const {
+  auto it = numberOf_.find(label);
+  return it == numberOf_.end() ? -1 : static_cast<int>(it->second);
+}
+
+} // namespace lanewise::spirv

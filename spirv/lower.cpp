@@ -1,0 +1,1662 @@
+#include "spirv/lower.h"
+
+#include "builtins/math.h"
+#include "runtime/handlers.h"
+#include "spirv/cfg.h"
+#include "spirv/errors.h"
+#include "spirv/inline.h"
+#include "spirv/names.h"
+#include "spirv/uniformity.h"
+
+#include <spirv/unified1/OpenCL.std.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <optional>
+
+namespace lanewise::spirv {
+
+using runtime::Handler;
+using runtime::Scalar;
+using runtime::Shape;
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Constants in memory layout (OpenCL C 3.0, 6.3.5).
+
+const Type &typeOf(const Module &module, uint32_t id) {
+  const Type *type = module.type(id);
+  if (!type)
+    throw LoadError(LoadErrorKind::Invalid, "%" + std::to_string(id) + " is not a type");
+  return *type;
+}
+
+uint64_t byteSize(const Module &module, uint32_t typeId) {
+  auto size = sizeOf(module, typeId);
+  if (!size)
+    throw LoadError(LoadErrorKind::Invalid,
+                    "type %" + std::to_string(typeId) + " has no size in memory");
+  return *size;
+}
+
+// Writes constant `id` as it lies in memory at `out` (byteSize bytes).
+void writeConstant(const Module &module, uint32_t id, std::byte *out,
+                   const SpecializationValues *specializations) {
+  const Constant *constant = module.constant(id);
+  if (!constant)
+    throw LoadError(LoadErrorKind::Invalid, "%" + std::to_string(id) + " is not a constant");
+  const Type &type = typeOf(module, constant->type);
+  const uint64_t size = byteSize(module, constant->type);
+  switch (constant->kind) {
+  case Constant::Kind::Null:
+  case Constant::Kind::Undef:
+    std::memset(out, 0, size);
+    return;
+  case Constant::Kind::Scalar:
+  case Constant::Kind::Bool: {
+    uint64_t bits = constant->bits;
+    if (constant->isSpec && constant->specId && specializations) {
+      auto it = specializations->find(*constant->specId);
+      if (it != specializations->end()) {
+        bits = 0;
+        std::memcpy(&bits, it->second.data(), std::min<size_t>(8, it->second.size()));
+      }
+    }
+    std::memcpy(out, &bits, size);
+    return;
+  }
+  case Constant::Kind::Composite: {
+    std::vector<uint64_t> offsets;
+    if (type.kind == Type::Kind::Struct) {
+      offsets = memberOffsets(module, constant->type);
+    } else {
+      const uint64_t stride = type.kind == Type::Kind::Vector ? byteSize(module, type.element)
+                                                              : byteSize(module, type.element);
+      for (size_t i = 0; i < constant->constituents.size(); ++i)
+        offsets.push_back(i * stride);
+    }
+    std::memset(out, 0, size);
+    for (size_t i = 0; i < constant->constituents.size(); ++i)
+      writeConstant(module, constant->constituents[i], out + offsets[i], specializations);
+    return;
+  }
+  case Constant::Kind::SpecConstantOp:
+    throw LoadError(LoadErrorKind::Invalid, "OpSpecConstantOp %" + std::to_string(id) + " (" +
+                                                opcodeName(constant->specOpcode) +
+                                                ") is not supported");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Values in registers.
+
+struct Value {
+  enum class Kind { Register, Aggregate, Builtin };
+  Kind kind = Kind::Register;
+  uint32_t offset = 0; // register
+  bool varying = false;
+  Scalar scalar = Scalar::I32;
+  uint32_t components = 1;
+  std::vector<Value> members;             // Aggregate: struct members or array elements
+  spv::BuiltIn builtin = spv::BuiltInMax; // Builtin: a pointer to a built-in variable
+  bool isPointer = false;
+
+  uint32_t elementBytes() const { return runtime::scalarSize(scalar); }
+};
+
+constexpr uint32_t varyingAlignment = 64;
+
+class KernelLowering {
+public:
+  KernelLowering(const Module &module, const EntryPoint &entryPoint,
+                 const std::unordered_map<uint32_t, uint64_t> &globals, const LowerOptions &options)
+      : module_(module), entryPoint_(entryPoint), globals_(globals), options_(options) {}
+
+  runtime::KernelCode run();
+
+private:
+  [[noreturn]] void fail(const Instruction &instruction, const std::string &message) const {
+    std::string where = describe(instruction);
+    if (const SourceLocation *location = module_.location(instruction);
+        location && location->known())
+      where += " (" + location->text() + ")";
+    throw LoadError(LoadErrorKind::Invalid,
+                    "kernel '" + entryPoint_.name + "', " + where + ": " + message);
+  }
+
+  // ---- registers ----
+  uint32_t allocate(uint32_t bytes, bool varying) {
+    const uint32_t alignment = varying ? varyingAlignment : 16;
+    code_.registerBytes = (code_.registerBytes + alignment - 1) / alignment * alignment;
+    const uint32_t offset = code_.registerBytes;
+    code_.registerBytes += varying ? bytes * code_.width : bytes;
+    return offset;
+  }
+
+  // The register form of a scalar or vector type.
+  bool scalarForm(uint32_t typeId, Scalar &scalar, uint32_t &components) const {
+    const Type &type = typeOf(module_, typeId);
+    components = 1;
+    const Type *element = &type;
+    if (type.kind == Type::Kind::Vector) {
+      components = type.count;
+      element = &typeOf(module_, type.element);
+    }
+    switch (element->kind) {
+    case Type::Kind::Bool:
+      scalar = Scalar::Bool;
+      return true;
+    case Type::Kind::Int:
+      switch (element->width) {
+      case 8:
+        scalar = Scalar::I8;
+        return true;
+      case 16:
+        scalar = Scalar::I16;
+        return true;
+      case 32:
+        scalar = Scalar::I32;
+        return true;
+      case 64:
+        scalar = Scalar::I64;
+        return true;
+      default:
+        return false;
+      }
+    case Type::Kind::Float:
+      switch (element->width) {
+      case 16:
+        scalar = Scalar::F16;
+        return true;
+      case 32:
+        scalar = Scalar::F32;
+        return true;
+      case 64:
+        scalar = Scalar::F64;
+        return true;
+      default:
+        return false;
+      }
+    case Type::Kind::Pointer:
+    case Type::Kind::Event:
+    case Type::Kind::DeviceEvent:
+    case Type::Kind::ReserveId:
+    case Type::Kind::Queue:
+      scalar = Scalar::I64;
+      return type.kind != Type::Kind::Vector;
+    default:
+      return false;
+    }
+  }
+
+  Value makeValue(uint32_t typeId, bool varying) {
+    const Type &type = typeOf(module_, typeId);
+    Value value;
+    value.varying = varying;
+    if (type.kind == Type::Kind::Struct) {
+      value.kind = Value::Kind::Aggregate;
+      for (uint32_t member : type.members)
+        value.members.push_back(makeValue(member, varying));
+      return value;
+    }
+    if (type.kind == Type::Kind::Array) {
+      value.kind = Value::Kind::Aggregate;
+      for (uint32_t i = 0; i < type.count; ++i)
+        value.members.push_back(makeValue(type.element, varying));
+      return value;
+    }
+    if (!scalarForm(typeId, value.scalar, value.components))
+      throw LoadError(LoadErrorKind::Invalid, "kernel '" + entryPoint_.name +
+                                                  "': values of type %" + std::to_string(typeId) +
+                                                  " are not supported");
+    value.isPointer = type.kind == Type::Kind::Pointer;
+    value.offset = allocate(value.components * value.elementBytes(), varying);
+    return value;
+  }
+
+  // A uniform register holding a constant (any scalar, vector or aggregate).
+  Value constantValue(uint32_t id) {
+    const Constant *constant = module_.constant(id);
+    Value value = makeValue(constant->type, false);
+    fillConstant(value, constant->type, id);
+    return value;
+  }
+
+  void fillConstant(const Value &value, uint32_t typeId, uint32_t constantId) {
+    std::vector<std::byte> memory(byteSize(module_, typeId));
+    writeConstant(module_, constantId, memory.data(), options_.specializations);
+    fillFromMemory(value, typeId, memory.data());
+  }
+
+  // Registers of `value` from the memory image of a value of `typeId`.
+  void fillFromMemory(const Value &value, uint32_t typeId, const std::byte *memory) {
+    const Type &type = typeOf(module_, typeId);
+    if (value.kind == Value::Kind::Aggregate) {
+      if (type.kind == Type::Kind::Struct) {
+        const std::vector<uint64_t> offsets = memberOffsets(module_, typeId);
+        for (size_t i = 0; i < value.members.size(); ++i)
+          fillFromMemory(value.members[i], type.members[i], memory + offsets[i]);
+      } else {
+        const uint64_t stride = byteSize(module_, type.element);
+        for (size_t i = 0; i < value.members.size(); ++i)
+          fillFromMemory(value.members[i], type.element, memory + i * stride);
+      }
+      return;
+    }
+    runtime::ConstantRegister reg;
+    reg.offset = value.offset;
+    reg.bytes.assign(memory, memory + value.components * value.elementBytes());
+    code_.constants.push_back(std::move(reg));
+  }
+
+  // The value of an id used as an operand.
+  const Value &use(uint32_t id, const Instruction &user) {
+    auto it = values_.find(id);
+    if (it != values_.end())
+      return it->second;
+    if (module_.constant(id))
+      return values_.emplace(id, constantValue(id)).first->second;
+    if (const GlobalVariable *variable = module_.globalVariable(id))
+      return values_.emplace(id, globalVariableValue(*variable, user)).first->second;
+    fail(user, "operand %" + std::to_string(id) + " has no value here");
+  }
+
+  Value globalVariableValue(const GlobalVariable &variable, const Instruction &user) {
+    Value value;
+    value.scalar = Scalar::I64;
+    value.isPointer = true;
+    if (variable.storageClass == spv::StorageClassInput) {
+      const Decoration *builtin = module_.decoration(variable.id, spv::DecorationBuiltIn);
+      if (!builtin)
+        fail(user, "Input variable %" + std::to_string(variable.id) + " is not a built-in");
+      value.kind = Value::Kind::Builtin;
+      value.builtin = static_cast<spv::BuiltIn>(builtin->operands.at(0));
+      return value;
+    }
+    value.offset = allocate(8, false);
+    if (variable.storageClass == spv::StorageClassWorkgroup) {
+      const uint32_t pointee = typeOf(module_, variable.pointerType).element;
+      const uint64_t alignment = alignmentOf(module_, pointee).value_or(16);
+      uint32_t &bytes = code_.memory.workgroupBytes;
+      bytes = static_cast<uint32_t>((bytes + alignment - 1) / alignment * alignment);
+      code_.addresses.push_back(
+          {runtime::AddressRegister::Space::Workgroup, value.offset, bytes, false});
+      bytes += static_cast<uint32_t>(byteSize(module_, pointee));
+      return value;
+    }
+    auto it = globals_.find(variable.id);
+    if (it == globals_.end())
+      fail(user, "module-scope variable %" + std::to_string(variable.id) + " in storage class " +
+                     storageClassName(variable.storageClass) + " is not supported");
+    code_.addresses.push_back(
+        {runtime::AddressRegister::Space::Global, value.offset, it->second, false});
+    return value;
+  }
+
+  // ---- emission ----
+  const Instruction *current_ = nullptr; // the SPIR-V instruction being lowered
+
+  void emit(Handler handler, uint32_t result, std::initializer_list<uint32_t> operands,
+            uint32_t components, uint32_t aux = 0, uint64_t immediate = 0,
+            const void *data = nullptr) {
+    if (!handler)
+      fail(*current_, "no handler for this operation on these operand types");
+    runtime::Instruction instruction;
+    instruction.handler = handler;
+    instruction.result = result;
+    size_t i = 0;
+    for (uint32_t operand : operands)
+      instruction.operand[i++] = operand;
+    instruction.components = components;
+    instruction.aux = aux;
+    instruction.immediate = immediate;
+    instruction.data = data;
+    instruction.sourceId = current_ ? current_->result : 0;
+    code_.instructions.push_back(instruction);
+  }
+
+  // Copies every register of `from` into `to` (same type).
+  void copyValue(const Value &from, const Value &to) {
+    if (to.kind == Value::Kind::Aggregate) {
+      for (size_t i = 0; i < to.members.size(); ++i)
+        copyValue(from.members[i], to.members[i]);
+      return;
+    }
+    Shape shape{to.varying, {from.varying}};
+    emit(runtime::copyComponentsHandler(to.elementBytes(), shape), to.offset, {from.offset},
+         to.components);
+  }
+
+  // A register view of component `c` of a scalar/vector register.
+  uint32_t componentOffset(const Value &value, uint32_t c) const {
+    return value.offset + c * value.elementBytes() * (value.varying ? code_.width : 1);
+  }
+
+  void lowerInstruction(Instruction &instruction, uint32_t blockNumber);
+  void lowerExtInst(const Instruction &instruction, const Value &result);
+  void lowerAccessChain(const Instruction &instruction, const Value &result);
+  void loadInto(const Value &pointer, uint64_t displacement, uint32_t typeId, const Value &result);
+  void storeFrom(const Value &pointer, uint64_t displacement, uint32_t typeId, const Value &value);
+  uint32_t displaced(const Value &pointer, uint64_t displacement);
+  void bindArguments(const Function &function);
+  runtime::Terminator lowerTerminator(const Block &block, uint32_t number);
+  std::vector<runtime::RegisterCopy> edgeCopies(uint32_t from, uint32_t to);
+
+  bool isVaryingSource(const Instruction &instruction) const;
+
+  const Module &module_;
+  const EntryPoint &entryPoint_;
+  const std::unordered_map<uint32_t, uint64_t> &globals_;
+  const LowerOptions &options_;
+  runtime::KernelCode code_;
+  Function flat_;
+  std::unique_ptr<ControlFlowGraph> cfg_;
+  UniformityInfo uniformity_;
+  std::unordered_map<uint32_t, Value> values_;
+  std::unordered_map<uint32_t, Value> phiStaging_;
+  std::vector<uint32_t> firstPiece_; // bytecode block of each SPIR-V block
+  std::unordered_map<spv::BuiltIn, Value> builtinRegisters_;
+  std::unordered_map<uint32_t, uint32_t> resultTypes_;
+  const Value &builtinRegister(spv::BuiltIn builtin, const Instruction &user);
+};
+
+bool isVaryingBuiltin(spv::BuiltIn builtin) {
+  switch (builtin) {
+  case spv::BuiltInGlobalInvocationId:
+  case spv::BuiltInLocalInvocationId:
+  case spv::BuiltInGlobalLinearId:
+  case spv::BuiltInLocalInvocationIndex:
+  case spv::BuiltInSubgroupLocalInvocationId:
+  case spv::BuiltInSubgroupId:
+  case spv::BuiltInSubgroupSize:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool KernelLowering::isVaryingSource(const Instruction &instruction) const {
+  switch (instruction.opcode) {
+  case spv::OpVariable: // per-lane private memory
+    return true;
+  case spv::OpLoad: {
+    const uint32_t pointer = instruction.idOperand(0);
+    if (const GlobalVariable *variable = module_.globalVariable(pointer))
+      if (variable->storageClass == spv::StorageClassInput)
+        if (const Decoration *b = module_.decoration(pointer, spv::DecorationBuiltIn))
+          return isVaryingBuiltin(static_cast<spv::BuiltIn>(b->operands.at(0)));
+    return false;
+  }
+  case spv::OpAtomicLoad:
+  case spv::OpAtomicExchange:
+  case spv::OpAtomicCompareExchange:
+  case spv::OpAtomicCompareExchangeWeak:
+  case spv::OpAtomicIIncrement:
+  case spv::OpAtomicIDecrement:
+  case spv::OpAtomicIAdd:
+  case spv::OpAtomicISub:
+  case spv::OpAtomicSMin:
+  case spv::OpAtomicUMin:
+  case spv::OpAtomicSMax:
+  case spv::OpAtomicUMax:
+  case spv::OpAtomicAnd:
+  case spv::OpAtomicOr:
+  case spv::OpAtomicXor:
+  case spv::OpAtomicFlagTestAndSet:
+  case spv::OpAtomicFAddEXT:
+  case spv::OpAtomicFMinEXT:
+  case spv::OpAtomicFMaxEXT:
+    return true;
+  case spv::OpAccessChain:
+  case spv::OpInBoundsAccessChain:
+  case spv::OpPtrAccessChain:
+  case spv::OpInBoundsPtrAccessChain: {
+    // A component of a varying built-in vector.
+    const uint32_t base = instruction.idOperand(0);
+    if (const GlobalVariable *variable = module_.globalVariable(base))
+      if (variable->storageClass == spv::StorageClassInput)
+        if (const Decoration *b = module_.decoration(base, spv::DecorationBuiltIn))
+          return isVaryingBuiltin(static_cast<spv::BuiltIn>(b->operands.at(0)));
+    return false;
+  }
+  default:
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+runtime::KernelCode KernelLowering::run() {
+  code_.name = entryPoint_.name;
+  code_.width = options_.width;
+  if (entryPoint_.subgroupSize)
+    code_.requiredSubgroupSize = *entryPoint_.subgroupSize;
+  const Function *kernel = module_.function(entryPoint_.function);
+  uint32_t nextId = module_.bound;
+  flat_ = inlineCalls(module_, *kernel, nextId);
+  cfg_ = std::make_unique<ControlFlowGraph>(flat_);
+  uniformity_ = analyseUniformity(flat_, *cfg_, [this](const Instruction &instruction) {
+    return isVaryingSource(instruction);
+  });
+  if (const char *all = std::getenv("LANEWISE_ALL_VARYING"); all && *all == '1')
+    for (const Block *block : cfg_->order())
+      for (const Instruction &instruction : block->instructions)
+        if (instruction.result)
+          uniformity_.varying.insert(instruction.result);
+
+  for (const Block &block : flat_.blocks)
+    for (const Instruction &instruction : block.instructions)
+      if (instruction.result)
+        resultTypes_[instruction.result] = instruction.resultType;
+  bindArguments(flat_);
+
+  // Registers for every result, so that phis can name values of later blocks.
+  for (const Block *block : cfg_->order())
+    for (const Instruction &instruction : block->instructions) {
+      if (!instruction.result || !instruction.resultType)
+        continue;
+      const Type &type = typeOf(module_, instruction.resultType);
+      if (type.kind == Type::Kind::Void)
+        continue;
+      const bool varying = uniformity_.isVarying(instruction.result);
+      if (instruction.opcode == spv::OpLoad || instruction.opcode == spv::OpAccessChain ||
+          instruction.opcode == spv::OpInBoundsAccessChain) {
+        // Loads and component pointers of built-in variables are bound when
+        // lowered.
+        const GlobalVariable *variable = module_.globalVariable(instruction.idOperand(0));
+        if (variable && variable->storageClass == spv::StorageClassInput)
+          continue;
+      }
+      if (type.kind == Type::Kind::Struct && instruction.opcode == spv::OpIAddCarry)
+        ; // a struct of two registers, as any other
+      values_.emplace(instruction.result, makeValue(instruction.resultType, varying));
+      if (instruction.opcode == spv::OpPhi)
+        phiStaging_.emplace(instruction.result, makeValue(instruction.resultType, varying));
+    }
+
+  // Bytecode blocks: each SPIR-V block, split after each work-group barrier.
+  const uint32_t n = cfg_->size();
+  firstPiece_.assign(n + 1, 0);
+  for (uint32_t b = 0; b < n; ++b) {
+    uint32_t pieces = 1;
+    for (const Instruction &instruction : cfg_->order()[b]->instructions)
+      if (instruction.opcode == spv::OpControlBarrier)
+        ++pieces;
+    firstPiece_[b + 1] = firstPiece_[b] + pieces;
+  }
+  code_.blocks.resize(firstPiece_[n]);
+
+  for (uint32_t b = 0; b < n; ++b) {
+    const Block &block = *cfg_->order()[b];
+    uint32_t piece = firstPiece_[b];
+    code_.blocks[piece].firstInstruction = static_cast<uint32_t>(code_.instructions.size());
+    code_.blocks[piece].sourceLabel = block.label;
+    for (const Instruction &phi : block.instructions) {
+      if (phi.opcode != spv::OpPhi)
+        break;
+      const Value &target = values_.at(phi.result);
+      const Value &staging = phiStaging_.at(phi.result);
+      std::function<void(const Value &, const Value &)> addCopies = [&](const Value &from,
+                                                                        const Value &to) {
+        if (to.kind == Value::Kind::Aggregate) {
+          for (size_t i = 0; i < to.members.size(); ++i)
+            addCopies(from.members[i], to.members[i]);
+          return;
+        }
+        code_.blocks[piece].phiCopies.push_back(
+            {from.offset, to.offset, to.elementBytes(), to.components, from.varying, to.varying});
+      };
+      addCopies(staging, target);
+    }
+    for (const Instruction &original : block.instructions) {
+      Instruction instruction = original;
+      current_ = &instruction;
+      if (instruction.opcode == spv::OpPhi || isBlockTerminator(instruction.opcode))
+        continue;
+      if (instruction.opcode == spv::OpControlBarrier) {
+        const auto scope = module_.constantValue(instruction.idOperand(0));
+        if (!scope)
+          fail(instruction, "the execution scope must be a constant");
+        if (*scope == spv::ScopeSubgroup)
+          continue; // a sub-group never spans warps: its lanes run in lockstep
+        runtime::Block &ending = code_.blocks[piece];
+        ending.instructionCount =
+            static_cast<uint32_t>(code_.instructions.size()) - ending.firstInstruction;
+        ending.terminator.kind = runtime::Terminator::Kind::Barrier;
+        ending.terminator.target = {piece + 1};
+        ending.terminator.edgeCopies.resize(1);
+        code_.hasBarrier = true;
+        ++piece;
+        code_.blocks[piece].firstInstruction = static_cast<uint32_t>(code_.instructions.size());
+        code_.blocks[piece].sourceLabel = block.label;
+        continue;
+      }
+      lowerInstruction(instruction, b);
+    }
+    current_ = &block.terminator();
+    runtime::Block &last = code_.blocks[piece];
+    last.instructionCount =
+        static_cast<uint32_t>(code_.instructions.size()) - last.firstInstruction;
+    last.terminator = lowerTerminator(block, b);
+  }
+  return std::move(code_);
+}
+
+void KernelLowering::bindArguments(const Function &function) {
+  for (const auto &[id, typeId] : function.parameters) {
+    const Type &type = typeOf(module_, typeId);
+    runtime::ArgumentBinding binding;
+    Value value;
+    value.scalar = Scalar::I64;
+    if (type.kind == Type::Kind::Pointer) {
+      value.isPointer = true;
+      value.offset = allocate(8, false);
+      binding.offset = value.offset;
+      binding.registerSize = 8;
+      binding.size = 8;
+      switch (type.storageClass) {
+      case spv::StorageClassWorkgroup:
+        binding.kind = runtime::ArgumentBinding::Kind::LocalBuffer;
+        break;
+      case spv::StorageClassFunction: {
+        // A struct passed by value (FuncParamAttr ByVal): the register holds
+        // the address of the argument's bytes.
+        binding.kind = runtime::ArgumentBinding::Kind::ByValue;
+        binding.size = static_cast<uint32_t>(byteSize(module_, type.element));
+        break;
+      }
+      default:
+        binding.kind = runtime::ArgumentBinding::Kind::GlobalBuffer;
+        break;
+      }
+    } else {
+      value = makeValue(typeId, false);
+      if (value.kind == Value::Kind::Aggregate)
+        throw LoadError(LoadErrorKind::Invalid, "kernel '" + entryPoint_.name +
+                                                    "': aggregate argument %" + std::to_string(id) +
+                                                    " passed without ByVal is not supported");
+      binding.kind = runtime::ArgumentBinding::Kind::Value;
+      binding.offset = value.offset;
+      binding.registerSize = value.components * value.elementBytes();
+      binding.size = static_cast<uint32_t>(byteSize(module_, typeId));
+    }
+    code_.arguments.push_back(binding);
+    values_.emplace(id, value);
+  }
+}
+
+uint32_t KernelLowering::displaced(const Value &pointer, uint64_t displacement) {
+  if (displacement == 0)
+    return pointer.offset;
+  const uint32_t reg = allocate(8, pointer.varying);
+  emit(runtime::pointerOffsetHandler(0, Shape{pointer.varying, {pointer.varying}}), reg,
+       {pointer.offset}, 1, 0, displacement);
+  return reg;
+}
+
+void KernelLowering::loadInto(const Value &pointer, uint64_t displacement, uint32_t typeId,
+                              const Value &result) {
+  const Type &type = typeOf(module_, typeId);
+  if (result.kind == Value::Kind::Aggregate) {
+    std::vector<uint64_t> offsets;
+    std::vector<uint32_t> memberTypes;
+    if (type.kind == Type::Kind::Struct) {
+      offsets = memberOffsets(module_, typeId);
+      memberTypes = type.members;
+    } else {
+      for (uint32_t i = 0; i < type.count; ++i) {
+        offsets.push_back(i * byteSize(module_, type.element));
+        memberTypes.push_back(type.element);
+      }
+    }
+    for (size_t i = 0; i < result.members.size(); ++i)
+      loadInto(pointer, displacement + offsets[i], memberTypes[i], result.members[i]);
+    return;
+  }
+  Value address = pointer;
+  address.offset = displaced(pointer, displacement);
+  emit(runtime::loadHandler(result.elementBytes(), Shape{result.varying, {pointer.varying}}),
+       result.offset, {address.offset}, result.components);
+}
+
+void KernelLowering::storeFrom(const Value &pointer, uint64_t displacement, uint32_t typeId,
+                               const Value &value) {
+  const Type &type = typeOf(module_, typeId);
+  if (value.kind == Value::Kind::Aggregate) {
+    std::vector<uint64_t> offsets;
+    std::vector<uint32_t> memberTypes;
+    if (type.kind == Type::Kind::Struct) {
+      offsets = memberOffsets(module_, typeId);
+      memberTypes = type.members;
+    } else {
+      for (uint32_t i = 0; i < type.count; ++i) {
+        offsets.push_back(i * byteSize(module_, type.element));
+        memberTypes.push_back(type.element);
+      }
+    }
+    for (size_t i = 0; i < value.members.size(); ++i)
+      storeFrom(pointer, displacement + offsets[i], memberTypes[i], value.members[i]);
+    return;
+  }
+  const uint32_t address = displaced(pointer, displacement);
+  emit(runtime::storeHandler(value.elementBytes(), Shape{false, {pointer.varying, value.varying}}),
+       0, {address, value.offset}, value.components);
+}
+
+// Pointer arithmetic of OpAccessChain and OpPtrAccessChain: constant indices
+// fold into one displacement; each other index adds index * stride.
+void KernelLowering::lowerAccessChain(const Instruction &instruction, const Value &result) {
+  const Value base = use(instruction.idOperand(0), instruction);
+  const bool ptrChain = instruction.opcode == spv::OpPtrAccessChain ||
+                        instruction.opcode == spv::OpInBoundsPtrAccessChain;
+  uint32_t pointeeType = 0;
+  {
+    // The base's pointer type: from its defining instruction, a parameter or
+    // a global variable.
+    uint32_t baseTypeId = 0;
+    const uint32_t baseId = instruction.idOperand(0);
+    if (const GlobalVariable *variable = module_.globalVariable(baseId))
+      baseTypeId = variable->pointerType;
+    for (const auto &[id, type] : flat_.parameters)
+      if (id == baseId)
+        baseTypeId = type;
+    if (!baseTypeId)
+      if (auto it = resultTypes_.find(baseId); it != resultTypes_.end())
+        baseTypeId = it->second;
+    if (!baseTypeId)
+      fail(instruction, "cannot find the type of the base pointer");
+    pointeeType = typeOf(module_, baseTypeId).element;
+  }
+
+  uint32_t reg = base.offset;
+  bool varying = base.varying;
+  uint64_t displacement = 0;
+  auto addIndex = [&](uint32_t indexId, uint64_t stride) {
+    if (auto constant = module_.constantValue(indexId)) {
+      const Type &indexType = typeOf(module_, module_.constant(indexId)->type);
+      int64_t index = static_cast<int64_t>(*constant);
+      if (indexType.width == 32)
+        index = static_cast<int32_t>(*constant);
+      displacement += static_cast<uint64_t>(index) * stride;
+      return;
+    }
+    const Value &index = use(indexId, instruction);
+    const bool resultVarying = varying || index.varying;
+    const uint32_t next = allocate(8, resultVarying);
+    emit(runtime::pointerOffsetHandler(index.elementBytes(),
+                                       Shape{resultVarying, {varying, index.varying}}),
+         next, {reg, index.offset}, 1, index.elementBytes(), stride);
+    reg = next;
+    varying = resultVarying;
+  };
+
+  size_t first = 1;
+  if (ptrChain) {
+    addIndex(instruction.idOperand(1), byteSize(module_, pointeeType));
+    first = 2;
+  }
+  uint32_t current = pointeeType;
+  for (size_t i = first; i < instruction.operands.size(); ++i) {
+    const Type &type = typeOf(module_, current);
+    const uint32_t indexId = instruction.idOperand(i);
+    switch (type.kind) {
+    case Type::Kind::Struct: {
+      const auto member = module_.constantValue(indexId);
+      if (!member)
+        fail(instruction, "a struct member index must be a constant");
+      displacement += memberOffsets(module_, current).at(*member);
+      current = type.members.at(*member);
+      break;
+    }
+    case Type::Kind::Array:
+    case Type::Kind::RuntimeArray:
+      addIndex(indexId, byteSize(module_, type.element));
+      current = type.element;
+      break;
+    case Type::Kind::Vector:
+      addIndex(indexId, byteSize(module_, type.element));
+      current = type.element;
+      break;
+    default:
+      fail(instruction, "cannot index into a value of this type");
+    }
+  }
+  Value chained = base;
+  chained.offset = reg;
+  chained.varying = varying;
+  const uint32_t final = displaced(chained, displacement);
+  emit(runtime::copyComponentsHandler(8, Shape{result.varying, {varying}}), result.offset, {final},
+       1);
+}
+
+std::optional<runtime::BuiltinValue> builtinValue(spv::BuiltIn builtin) {
+  using runtime::BuiltinValue;
+  switch (builtin) {
+  case spv::BuiltInGlobalInvocationId:
+    return BuiltinValue::GlobalInvocationId;
+  case spv::BuiltInLocalInvocationId:
+    return BuiltinValue::LocalInvocationId;
+  case spv::BuiltInWorkgroupId:
+    return BuiltinValue::WorkgroupId;
+  case spv::BuiltInNumWorkgroups:
+    return BuiltinValue::NumWorkgroups;
+  case spv::BuiltInGlobalSize:
+    return BuiltinValue::GlobalSize;
+  case spv::BuiltInWorkgroupSize:
+    return BuiltinValue::WorkgroupSize;
+  case spv::BuiltInEnqueuedWorkgroupSize:
+    return BuiltinValue::EnqueuedWorkgroupSize;
+  case spv::BuiltInGlobalOffset:
+    return BuiltinValue::GlobalOffset;
+  case spv::BuiltInGlobalLinearId:
+    return BuiltinValue::GlobalLinearId;
+  case spv::BuiltInLocalInvocationIndex:
+    return BuiltinValue::LocalInvocationIndex;
+  case spv::BuiltInWorkDim:
+    return BuiltinValue::WorkDim;
+  case spv::BuiltInSubgroupSize:
+    return BuiltinValue::SubgroupSize;
+  case spv::BuiltInSubgroupMaxSize:
+    return BuiltinValue::SubgroupMaxSize;
+  case spv::BuiltInNumSubgroups:
+    return BuiltinValue::NumSubgroups;
+  case spv::BuiltInNumEnqueuedSubgroups:
+    return BuiltinValue::NumEnqueuedSubgroups;
+  case spv::BuiltInSubgroupId:
+    return BuiltinValue::SubgroupId;
+  case spv::BuiltInSubgroupLocalInvocationId:
+    return BuiltinValue::SubgroupLocalInvocationId;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<runtime::BinaryOp> binaryOp(spv::Op opcode) {
+  using runtime::BinaryOp;
+  switch (opcode) {
+  case spv::OpIAdd:
+    return BinaryOp::IAdd;
+  case spv::OpISub:
+    return BinaryOp::ISub;
+  case spv::OpIMul:
+    return BinaryOp::IMul;
+  case spv::OpUDiv:
+    return BinaryOp::UDiv;
+  case spv::OpSDiv:
+    return BinaryOp::SDiv;
+  case spv::OpUMod:
+    return BinaryOp::UMod;
+  case spv::OpSRem:
+    return BinaryOp::SRem;
+  case spv::OpSMod:
+    return BinaryOp::SMod;
+  case spv::OpShiftLeftLogical:
+    return BinaryOp::ShiftLeftLogical;
+  case spv::OpShiftRightLogical:
+    return BinaryOp::ShiftRightLogical;
+  case spv::OpShiftRightArithmetic:
+    return BinaryOp::ShiftRightArithmetic;
+  case spv::OpBitwiseAnd:
+    return BinaryOp::BitwiseAnd;
+  case spv::OpBitwiseOr:
+    return BinaryOp::BitwiseOr;
+  case spv::OpBitwiseXor:
+    return BinaryOp::BitwiseXor;
+  case spv::OpFAdd:
+    return BinaryOp::FAdd;
+  case spv::OpFSub:
+    return BinaryOp::FSub;
+  case spv::OpFMul:
+    return BinaryOp::FMul;
+  case spv::OpFDiv:
+    return BinaryOp::FDiv;
+  case spv::OpFRem:
+    return BinaryOp::FRem;
+  case spv::OpFMod:
+    return BinaryOp::FMod;
+  case spv::OpIEqual:
+    return BinaryOp::IEqual;
+  case spv::OpINotEqual:
+    return BinaryOp::INotEqual;
+  case spv::OpUGreaterThan:
+    return BinaryOp::UGreaterThan;
+  case spv::OpSGreaterThan:
+    return BinaryOp::SGreaterThan;
+  case spv::OpUGreaterThanEqual:
+    return BinaryOp::UGreaterThanEqual;
+  case spv::OpSGreaterThanEqual:
+    return BinaryOp::SGreaterThanEqual;
+  case spv::OpULessThan:
+    return BinaryOp::ULessThan;
+  case spv::OpSLessThan:
+    return BinaryOp::SLessThan;
+  case spv::OpULessThanEqual:
+    return BinaryOp::ULessThanEqual;
+  case spv::OpSLessThanEqual:
+    return BinaryOp::SLessThanEqual;
+  case spv::OpFOrdEqual:
+    return BinaryOp::FOrdEqual;
+  case spv::OpFUnordEqual:
+    return BinaryOp::FUnordEqual;
+  case spv::OpFOrdNotEqual:
+    return BinaryOp::FOrdNotEqual;
+  case spv::OpFUnordNotEqual:
+    return BinaryOp::FUnordNotEqual;
+  case spv::OpFOrdLessThan:
+    return BinaryOp::FOrdLessThan;
+  case spv::OpFUnordLessThan:
+    return BinaryOp::FUnordLessThan;
+  case spv::OpFOrdGreaterThan:
+    return BinaryOp::FOrdGreaterThan;
+  case spv::OpFUnordGreaterThan:
+    return BinaryOp::FUnordGreaterThan;
+  case spv::OpFOrdLessThanEqual:
+    return BinaryOp::FOrdLessThanEqual;
+  case spv::OpFUnordLessThanEqual:
+    return BinaryOp::FUnordLessThanEqual;
+  case spv::OpFOrdGreaterThanEqual:
+    return BinaryOp::FOrdGreaterThanEqual;
+  case spv::OpFUnordGreaterThanEqual:
+    return BinaryOp::FUnordGreaterThanEqual;
+  case spv::OpLessOrGreater:
+    return BinaryOp::LessOrGreater;
+  case spv::OpOrdered:
+    return BinaryOp::Ordered;
+  case spv::OpUnordered:
+    return BinaryOp::Unordered;
+  case spv::OpLogicalEqual:
+    return BinaryOp::LogicalEqual;
+  case spv::OpLogicalNotEqual:
+    return BinaryOp::LogicalNotEqual;
+  case spv::OpLogicalAnd:
+    return BinaryOp::LogicalAnd;
+  case spv::OpLogicalOr:
+    return BinaryOp::LogicalOr;
+  case spv::OpPtrEqual:
+    return BinaryOp::IEqual;
+  case spv::OpPtrNotEqual:
+    return BinaryOp::INotEqual;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<runtime::UnaryOp> unaryOp(spv::Op opcode) {
+  using runtime::UnaryOp;
+  switch (opcode) {
+  case spv::OpSNegate:
+    return UnaryOp::SNegate;
+  case spv::OpNot:
+    return UnaryOp::Not;
+  case spv::OpBitCount:
+    return UnaryOp::BitCount;
+  case spv::OpBitReverse:
+    return UnaryOp::BitReverse;
+  case spv::OpFNegate:
+    return UnaryOp::FNegate;
+  case spv::OpIsNan:
+    return UnaryOp::IsNan;
+  case spv::OpIsInf:
+    return UnaryOp::IsInf;
+  case spv::OpIsFinite:
+    return UnaryOp::IsFinite;
+  case spv::OpIsNormal:
+    return UnaryOp::IsNormal;
+  case spv::OpSignBitSet:
+    return UnaryOp::SignBitSet;
+  case spv::OpLogicalNot:
+    return UnaryOp::LogicalNot;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<runtime::AtomicOp> atomicOp(spv::Op opcode) {
+  using runtime::AtomicOp;
+  switch (opcode) {
+  case spv::OpAtomicLoad:
+    return AtomicOp::Load;
+  case spv::OpAtomicStore:
+    return AtomicOp::Store;
+  case spv::OpAtomicExchange:
+    return AtomicOp::Exchange;
+  case spv::OpAtomicCompareExchange:
+  case spv::OpAtomicCompareExchangeWeak:
+    return AtomicOp::CompareExchange;
+  case spv::OpAtomicIIncrement:
+    return AtomicOp::IIncrement;
+  case spv::OpAtomicIDecrement:
+    return AtomicOp::IDecrement;
+  case spv::OpAtomicIAdd:
+    return AtomicOp::IAdd;
+  case spv::OpAtomicISub:
+    return AtomicOp::ISub;
+  case spv::OpAtomicSMin:
+    return AtomicOp::SMin;
+  case spv::OpAtomicUMin:
+    return AtomicOp::UMin;
+  case spv::OpAtomicSMax:
+    return AtomicOp::SMax;
+  case spv::OpAtomicUMax:
+    return AtomicOp::UMax;
+  case spv::OpAtomicAnd:
+    return AtomicOp::And;
+  case spv::OpAtomicOr:
+    return AtomicOp::Or;
+  case spv::OpAtomicXor:
+    return AtomicOp::Xor;
+  case spv::OpAtomicFlagTestAndSet:
+    return AtomicOp::FlagTestAndSet;
+  case spv::OpAtomicFlagClear:
+    return AtomicOp::FlagClear;
+  case spv::OpAtomicFAddEXT:
+    return AtomicOp::FAdd;
+  case spv::OpAtomicFMinEXT:
+    return AtomicOp::FMin;
+  case spv::OpAtomicFMaxEXT:
+    return AtomicOp::FMax;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<builtins::Math> openclStdFunction(uint32_t instruction) {
+  using builtins::Math;
+  using namespace OpenCLLIB;
+  switch (instruction) {
+  case Fabs:
+    return Math::Fabs;
+  case Sqrt:
+  case Native_sqrt:
+  case Half_sqrt:
+    return Math::Sqrt;
+  case Rsqrt:
+  case Native_rsqrt:
+  case Half_rsqrt:
+    return Math::Rsqrt;
+  case Floor:
+    return Math::Floor;
+  case Ceil:
+    return Math::Ceil;
+  case Trunc:
+    return Math::Trunc;
+  case Round:
+    return Math::Round;
+  case Rint:
+    return Math::Rint;
+  case Exp:
+  case Native_exp:
+  case Half_exp:
+    return Math::Exp;
+  case Exp2:
+  case Native_exp2:
+  case Half_exp2:
+    return Math::Exp2;
+  case Log:
+  case Native_log:
+  case Half_log:
+    return Math::Log;
+  case Log2:
+  case Native_log2:
+  case Half_log2:
+    return Math::Log2;
+  case Log10:
+  case Native_log10:
+  case Half_log10:
+    return Math::Log10;
+  case Sin:
+  case Native_sin:
+  case Half_sin:
+    return Math::Sin;
+  case Cos:
+  case Native_cos:
+  case Half_cos:
+    return Math::Cos;
+  case Tan:
+  case Native_tan:
+  case Half_tan:
+    return Math::Tan;
+  case Tanh:
+    return Math::Tanh;
+  case Fmin:
+  case FMin_common:
+    return Math::Fmin;
+  case Fmax:
+  case FMax_common:
+    return Math::Fmax;
+  case Pow:
+  case Powr:
+  case Native_powr:
+  case Half_powr:
+    return Math::Pow;
+  case Fmod:
+    return Math::Fmod;
+  case Copysign:
+    return Math::Copysign;
+  case Hypot:
+    return Math::Hypot;
+  case Atan2:
+    return Math::Atan2;
+  case Fma:
+    return Math::Fma;
+  case Mad:
+    return Math::Mad;
+  case Mix:
+    return Math::Mix;
+  case FClamp:
+    return Math::FClamp;
+  case SMin:
+    return Math::SMin;
+  case SMax:
+    return Math::SMax;
+  case UMin:
+    return Math::UMin;
+  case UMax:
+    return Math::UMax;
+  case SAbs:
+    return Math::SAbs;
+  case SClamp:
+    return Math::SClamp;
+  case UClamp:
+    return Math::UClamp;
+  case Popcount:
+    return Math::Popcount;
+  case Clz:
+    return Math::Clz;
+  case Ctz:
+    return Math::Ctz;
+  case SMul_hi:
+    return Math::MulHiS;
+  case UMul_hi:
+    return Math::MulHiU;
+  default:
+    return std::nullopt;
+  }
+}
+
+runtime::Rounding roundingOf(const Module &module, uint32_t id) {
+  if (const Decoration *d = module.decoration(id, spv::DecorationFPRoundingMode)) {
+    switch (d->operands.at(0)) {
+    case spv::FPRoundingModeRTE:
+      return runtime::Rounding::RTE;
+    case spv::FPRoundingModeRTZ:
+      return runtime::Rounding::RTZ;
+    case spv::FPRoundingModeRTP:
+      return runtime::Rounding::RTP;
+    case spv::FPRoundingModeRTN:
+      return runtime::Rounding::RTN;
+    default:
+      break;
+    }
+  }
+  return runtime::Rounding::Default;
+}
+
+} // namespace
+
+const Value &KernelLowering::builtinRegister(spv::BuiltIn builtin, const Instruction &user) {
+  auto it = builtinRegisters_.find(builtin);
+  if (it != builtinRegisters_.end())
+    return it->second;
+  const auto which = builtinValue(builtin);
+  if (!which)
+    fail(user, "built-in " + builtInName(builtin) + " is not supported");
+  // The variable's type: a 3-vector of size_t, or a scalar.
+  uint32_t pointee = 0;
+  for (const GlobalVariable &variable : module_.globalVariables)
+    if (const Decoration *d = module_.decoration(variable.id, spv::DecorationBuiltIn))
+      if (d->operands.at(0) == static_cast<uint32_t>(builtin))
+        pointee = typeOf(module_, variable.pointerType).element;
+  Value value = makeValue(pointee, isVaryingBuiltin(builtin));
+  code_.builtins.push_back(
+      {*which, value.offset, value.components, value.varying, value.elementBytes() == 8});
+  return builtinRegisters_.emplace(builtin, value).first->second;
+}
+
+void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNumber) {
+  (void)blockNumber;
+  const spv::Op op = instruction.opcode;
+  auto result = [&]() -> const Value & { return values_.at(instruction.result); };
+  auto operand = [&](size_t i) -> const Value & {
+    return use(instruction.idOperand(i), instruction);
+  };
+
+  if (auto binary = binaryOp(op)) {
+    const Value &a = operand(0), &b = operand(1);
+    emit(runtime::binaryHandler(*binary, a.scalar, Shape{result().varying, {a.varying, b.varying}}),
+         result().offset, {a.offset, b.offset}, result().components);
+    return;
+  }
+  if (auto unary = unaryOp(op)) {
+    const Value &a = operand(0);
+    emit(runtime::unaryHandler(*unary, a.scalar, Shape{result().varying, {a.varying}}),
+         result().offset, {a.offset}, result().components);
+    return;
+  }
+  if (auto atomic = atomicOp(op)) {
+    const Value &pointer = operand(0);
+    const Value *value = nullptr, *comparator = nullptr;
+    Scalar type = Scalar::I32;
+    uint32_t resultRegister = 0;
+    bool resultVarying = false;
+    switch (op) {
+    case spv::OpAtomicStore:
+      value = &operand(3);
+      type = value->scalar;
+      break;
+    case spv::OpAtomicFlagClear:
+      break;
+    case spv::OpAtomicCompareExchange:
+    case spv::OpAtomicCompareExchangeWeak:
+      value = &operand(4);
+      comparator = &operand(5);
+      break;
+    case spv::OpAtomicLoad:
+    case spv::OpAtomicIIncrement:
+    case spv::OpAtomicIDecrement:
+    case spv::OpAtomicFlagTestAndSet:
+      break;
+    default:
+      value = &operand(3);
+      break;
+    }
+    if (instruction.result) {
+      resultRegister = result().offset;
+      resultVarying = result().varying;
+      if (op != spv::OpAtomicFlagTestAndSet)
+        type = result().scalar;
+    }
+    const uint32_t aux = (pointer.varying ? 1 : 0) | (value && value->varying ? 2 : 0) |
+                         (comparator && comparator->varying ? 4 : 0) | (resultVarying ? 8 : 0);
+    emit(runtime::atomicHandler(*atomic, type, Shape{}), resultRegister,
+         {pointer.offset, value ? value->offset : 0u, comparator ? comparator->offset : 0u}, 1,
+         aux);
+    return;
+  }
+
+  switch (op) {
+  case spv::OpNop:
+  case spv::OpLifetimeStart:
+  case spv::OpLifetimeStop:
+  case spv::OpMemoryBarrier:   // host memory is coherent; warps of a group run in turn
+  case spv::OpUndef:           // any value will do
+  case spv::OpGroupWaitEvents: // copies complete when issued
+  case spv::OpLine:
+  case spv::OpNoLine:
+  case spv::OpName:
+    return;
+
+  case spv::OpSelect: {
+    const Value &condition = operand(0);
+    std::function<void(const Value &, const Value &, const Value &)> select =
+        [&](const Value &a, const Value &b, const Value &r) {
+          if (r.kind == Value::Kind::Aggregate) {
+            for (size_t i = 0; i < r.members.size(); ++i)
+              select(a.members[i], b.members[i], r.members[i]);
+            return;
+          }
+          emit(runtime::selectHandler(r.elementBytes(),
+                                      Shape{r.varying, {condition.varying, a.varying, b.varying}}),
+               r.offset, {condition.offset, a.offset, b.offset}, r.components,
+               condition.components == 1 && r.components > 1 ? 1 : 0);
+        };
+    select(operand(1), operand(2), result());
+    return;
+  }
+  case spv::OpAny:
+  case spv::OpAll: {
+    const Value &v = operand(0);
+    emit(runtime::anyAllHandler(op == spv::OpAll, Shape{result().varying, {v.varying}}),
+         result().offset, {v.offset}, 1, v.components);
+    return;
+  }
+  case spv::OpIAddCarry:
+  case spv::OpISubBorrow:
+  case spv::OpUMulExtended:
+  case spv::OpSMulExtended: {
+    const Value &a = operand(0), &b = operand(1);
+    const Value &r = result();
+    const runtime::ExtendedOp kind = op == spv::OpIAddCarry    ? runtime::ExtendedOp::IAddCarry
+                                     : op == spv::OpISubBorrow ? runtime::ExtendedOp::ISubBorrow
+                                     : op == spv::OpUMulExtended
+                                         ? runtime::ExtendedOp::UMulExtended
+                                         : runtime::ExtendedOp::SMulExtended;
+    emit(runtime::extendedHandler(kind, a.scalar, Shape{r.varying, {a.varying, b.varying}}),
+         r.members.at(0).offset, {a.offset, b.offset}, r.members[0].components, 0,
+         r.members.at(1).offset);
+    return;
+  }
+
+  case spv::OpConvertFToU:
+  case spv::OpConvertFToS:
+  case spv::OpConvertSToF:
+  case spv::OpConvertUToF:
+  case spv::OpUConvert:
+  case spv::OpSConvert:
+  case spv::OpFConvert:
+  case spv::OpSatConvertSToU:
+  case spv::OpSatConvertUToS:
+  case spv::OpConvertPtrToU:
+  case spv::OpConvertUToPtr: {
+    const Value &a = operand(0);
+    const Value &r = result();
+    const bool fromSigned =
+        op == spv::OpConvertSToF || op == spv::OpSConvert || op == spv::OpSatConvertSToU;
+    const bool toSigned =
+        op == spv::OpConvertFToS || op == spv::OpSConvert || op == spv::OpSatConvertUToS;
+    const bool saturate =
+        op == spv::OpSatConvertSToU || op == spv::OpSatConvertUToS ||
+        module_.hasDecoration(instruction.result, spv::DecorationSaturatedConversion);
+    const runtime::Rounding rounding = roundingOf(module_, instruction.result);
+    emit(runtime::convertHandler({a.scalar, fromSigned}, {r.scalar, toSigned}, rounding, saturate,
+                                 Shape{r.varying, {a.varying}}),
+         r.offset, {a.offset}, r.components,
+         static_cast<uint32_t>(rounding) | (saturate ? 0x100u : 0u));
+    return;
+  }
+  case spv::OpBitcast:
+  case spv::OpPtrCastToGeneric:
+  case spv::OpGenericCastToPtr:
+  case spv::OpGenericCastToPtrExplicit: {
+    const Value &a = operand(0);
+    const Value &r = result();
+    if (a.elementBytes() == r.elementBytes() && a.components == r.components)
+      copyValue(a, r);
+    else
+      emit(runtime::bitcastHandler(r.elementBytes(), Shape{r.varying, {a.varying}}), r.offset,
+           {a.offset}, r.components, a.components, a.elementBytes());
+    return;
+  }
+  case spv::OpCopyObject:
+    copyValue(operand(0), result());
+    return;
+
+  case spv::OpCompositeConstruct: {
+    const Value &r = result();
+    if (r.kind == Value::Kind::Aggregate) {
+      for (size_t i = 0; i < r.members.size(); ++i)
+        copyValue(operand(i), r.members[i]);
+      return;
+    }
+    uint32_t component = 0;
+    for (size_t i = 0; i < instruction.operands.size(); ++i) {
+      const Value &part = operand(i);
+      emit(runtime::copyComponentsHandler(r.elementBytes(), Shape{r.varying, {part.varying}}),
+           componentOffset(r, component), {part.offset}, part.components);
+      component += part.components;
+    }
+    return;
+  }
+  case spv::OpCompositeExtract: {
+    const Value *source = &operand(0);
+    const Value &r = result();
+    for (size_t i = 1; i < instruction.operands.size(); ++i) {
+      const uint32_t index = instruction.operands[i];
+      if (source->kind == Value::Kind::Aggregate) {
+        source = &source->members.at(index);
+        continue;
+      }
+      emit(runtime::copyComponentsHandler(r.elementBytes(), Shape{r.varying, {source->varying}}),
+           r.offset, {componentOffset(*source, index)}, 1);
+      return;
+    }
+    copyValue(*source, r);
+    return;
+  }
+  case spv::OpCompositeInsert: {
+    const Value &object = operand(0);
+    const Value &r = result();
+    copyValue(operand(1), r);
+    const Value *target = &r;
+    for (size_t i = 2; i < instruction.operands.size(); ++i) {
+      const uint32_t index = instruction.operands[i];
+      if (target->kind == Value::Kind::Aggregate) {
+        target = &target->members.at(index);
+        continue;
+      }
+      emit(runtime::copyComponentsHandler(r.elementBytes(), Shape{r.varying, {object.varying}}),
+           componentOffset(*target, index), {object.offset}, 1);
+      return;
+    }
+    copyValue(object, *target);
+    return;
+  }
+  case spv::OpVectorShuffle: {
+    const Value &a = operand(0), &b = operand(1);
+    const Value &r = result();
+    auto selection = std::make_shared<std::vector<uint32_t>>(instruction.operands.begin() + 2,
+                                                             instruction.operands.end());
+    code_.tables.push_back(selection);
+    emit(runtime::vectorShuffleHandler(r.elementBytes(), Shape{r.varying, {a.varying, b.varying}}),
+         r.offset, {a.offset, b.offset}, r.components, a.components, 0, selection.get());
+    return;
+  }
+  case spv::OpVectorExtractDynamic: {
+    const Value &v = operand(0), &index = operand(1);
+    const Value &r = result();
+    emit(runtime::extractDynamicHandler(r.elementBytes(),
+                                        Shape{r.varying, {v.varying, index.varying}}),
+         r.offset, {v.offset, index.offset}, 1, index.elementBytes(), v.components);
+    return;
+  }
+  case spv::OpVectorInsertDynamic: {
+    const Value &v = operand(0), &component = operand(1), &index = operand(2);
+    const Value &r = result();
+    emit(runtime::insertDynamicHandler(
+             r.elementBytes(), Shape{r.varying, {v.varying, component.varying, index.varying}}),
+         r.offset, {v.offset, component.offset, index.offset}, r.components, index.elementBytes());
+    return;
+  }
+
+  case spv::OpVariable: {
+    const auto storage = static_cast<spv::StorageClass>(instruction.operands.at(0));
+    if (storage != spv::StorageClassFunction)
+      fail(instruction, "a function-scope variable in storage class " + storageClassName(storage) +
+                            " is not supported");
+    const uint32_t pointee = typeOf(module_, instruction.resultType).element;
+    const uint64_t alignment = std::max<uint64_t>(alignmentOf(module_, pointee).value_or(16), 1);
+    uint32_t &bytes = code_.memory.privateBytesPerLane;
+    bytes = static_cast<uint32_t>((bytes + alignment - 1) / alignment * alignment);
+    const Value &pointer = result();
+    code_.addresses.push_back(
+        {runtime::AddressRegister::Space::Private, pointer.offset, bytes, pointer.varying});
+    bytes += static_cast<uint32_t>(byteSize(module_, pointee));
+    bytes = (bytes + 15) / 16 * 16;
+    if (instruction.operands.size() > 1)
+      storeFrom(pointer, 0, pointee, operand(1));
+    return;
+  }
+  case spv::OpLoad: {
+    const Value &pointer = operand(0);
+    if (pointer.kind == Value::Kind::Builtin) {
+      const Value &builtin = builtinRegister(pointer.builtin, instruction);
+      if (pointer.components == 0 || pointer.offset == 0xFFFFFFFFu) {
+        values_[instruction.result] = builtin;
+        return;
+      }
+      // A component of the built-in vector (an access chain into it).
+      Value component =
+          makeValue(instruction.resultType, uniformity_.isVarying(instruction.result));
+      emit(runtime::copyComponentsHandler(component.elementBytes(),
+                                          Shape{component.varying, {builtin.varying}}),
+           component.offset, {componentOffset(builtin, pointer.offset)}, 1);
+      values_[instruction.result] = component;
+      return;
+    }
+    loadInto(pointer, 0, instruction.resultType, result());
+    return;
+  }
+  case spv::OpStore: {
+    const Value &pointer = operand(0);
+    if (pointer.kind == Value::Kind::Builtin)
+      fail(instruction, "stores to built-in variables are not allowed");
+    storeFrom(pointer, 0,
+              resultTypes_.count(instruction.idOperand(1))
+                  ? resultTypes_.at(instruction.idOperand(1))
+                  : (module_.constant(instruction.idOperand(1))
+                         ? module_.constant(instruction.idOperand(1))->type
+                         : 0),
+              operand(1));
+    return;
+  }
+  case spv::OpAccessChain:
+  case spv::OpInBoundsAccessChain:
+  case spv::OpPtrAccessChain:
+  case spv::OpInBoundsPtrAccessChain: {
+    const Value &base = operand(0);
+    if (base.kind == Value::Kind::Builtin) {
+      const size_t indexOperand =
+          op == spv::OpAccessChain || op == spv::OpInBoundsAccessChain ? 1 : 2;
+      const auto index = instruction.operands.size() > indexOperand
+                             ? module_.constantValue(instruction.idOperand(indexOperand))
+                             : std::optional<uint64_t>(0);
+      if (!index)
+        fail(instruction, "built-in vectors must be indexed by constants");
+      Value component = base;
+      component.offset = static_cast<uint32_t>(*index); // the component, for OpLoad
+      component.components = 1;
+      values_[instruction.result] = component;
+      return;
+    }
+    lowerAccessChain(instruction, result());
+    return;
+  }
+  case spv::OpCopyMemory:
+  case spv::OpCopyMemorySized: {
+    const Value &target = operand(0), &source = operand(1);
+    uint32_t aux = (target.varying ? 1 : 0) | (source.varying ? 2 : 0);
+    uint64_t size = 0;
+    uint32_t sizeRegister = 0;
+    if (op == spv::OpCopyMemory) {
+      size = byteSize(
+          module_,
+          typeOf(module_, resultTypes_.count(instruction.idOperand(0))
+                              ? resultTypes_.at(instruction.idOperand(0))
+                              : module_.globalVariable(instruction.idOperand(0))->pointerType)
+              .element);
+    } else if (auto constant = module_.constantValue(instruction.idOperand(2))) {
+      size = *constant;
+    } else {
+      const Value &bytes = operand(2);
+      sizeRegister = bytes.offset;
+      aux |= 4 | (bytes.varying ? 8 : 0) | (bytes.elementBytes() << 8);
+    }
+    emit(runtime::copyMemoryHandler(false, 0, Shape{}), 0,
+         {target.offset, source.offset, sizeRegister}, 1, aux, size);
+    return;
+  }
+  case spv::OpPtrDiff: {
+    const Value &a = operand(0), &b = operand(1);
+    const Value &r = result();
+    const uint64_t elementSize =
+        byteSize(module_, typeOf(module_, resultTypes_.count(instruction.idOperand(0))
+                                              ? resultTypes_.at(instruction.idOperand(0))
+                                              : 0)
+                              .element);
+    const bool varying = a.varying || b.varying;
+    const uint32_t difference = allocate(8, varying);
+    emit(runtime::binaryHandler(runtime::BinaryOp::ISub, Scalar::I64,
+                                Shape{varying, {a.varying, b.varying}}),
+         difference, {a.offset, b.offset}, 1);
+    Value divisor = makeValue(resultTypes_.at(instruction.result), false);
+    std::vector<std::byte> bytes(8);
+    std::memcpy(bytes.data(), &elementSize, 8);
+    bytes.resize(divisor.elementBytes());
+    code_.constants.push_back({divisor.offset, bytes});
+    emit(runtime::binaryHandler(runtime::BinaryOp::SDiv, r.scalar,
+                                Shape{r.varying, {varying, false}}),
+         r.offset, {difference, divisor.offset}, 1);
+    return;
+  }
+  case spv::OpGroupAsyncCopy: {
+    // Operands: execution scope, destination, source, element count, stride, event.
+    const Value &destination = operand(1), &source = operand(2), &count = operand(3),
+                &stride = operand(4);
+    const uint32_t destinationType = resultTypes_.count(instruction.idOperand(1))
+                                         ? resultTypes_.at(instruction.idOperand(1))
+                                         : 0;
+    uint32_t pointerType = destinationType;
+    if (!pointerType)
+      for (const auto &[id, type] : flat_.parameters)
+        if (id == instruction.idOperand(1))
+          pointerType = type;
+    if (!pointerType)
+      if (const GlobalVariable *variable = module_.globalVariable(instruction.idOperand(1)))
+        pointerType = variable->pointerType;
+    const Type &type = typeOf(module_, pointerType);
+    const bool toLocal = type.storageClass == spv::StorageClassWorkgroup;
+    emit(runtime::asyncCopyHandler(0), result().offset,
+         {destination.offset, source.offset, count.offset, stride.offset}, 1, toLocal ? 1 : 0,
+         byteSize(module_, type.element));
+    return;
+  }
+  case spv::OpExtInst:
+    lowerExtInst(instruction, result());
+    return;
+  default:
+    fail(instruction, "unsupported instruction " + opcodeName(op));
+  }
+}
+
+void KernelLowering::lowerExtInst(const Instruction &instruction, const Value &r) {
+  const uint32_t set = instruction.idOperand(0);
+  auto name = module_.extInstImports.find(set);
+  if (name == module_.extInstImports.end() || name->second != "OpenCL.std")
+    fail(instruction, "extended instruction set '" +
+                          (name == module_.extInstImports.end() ? std::string("?") : name->second) +
+                          "' is not supported");
+  const uint32_t number = instruction.operands.at(1);
+  const auto function = openclStdFunction(number);
+  if (!function)
+    fail(instruction, "OpenCL.std instruction " + std::to_string(number) + " is not supported yet");
+  std::vector<const Value *> arguments;
+  for (size_t i = 2; i < instruction.operands.size(); ++i)
+    arguments.push_back(&use(instruction.idOperand(i), instruction));
+  if (static_cast<int>(arguments.size()) != builtins::operandCount(*function))
+    fail(instruction, "wrong number of operands for this OpenCL.std instruction");
+  // A scalar operand of a vector function (e.g. fmax(float4, float)) is
+  // broadcast to every component.
+  std::vector<uint32_t> registers;
+  Shape shape{r.varying, {}};
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    const Value &argument = *arguments[i];
+    uint32_t reg = argument.offset;
+    if (argument.components == 1 && r.components > 1) {
+      reg = allocate(r.components * r.elementBytes(), argument.varying);
+      Value splat = argument;
+      splat.offset = reg;
+      splat.components = r.components;
+      for (uint32_t c = 0; c < r.components; ++c)
+        emit(runtime::copyComponentsHandler(r.elementBytes(),
+                                            Shape{argument.varying, {argument.varying}}),
+             componentOffset(splat, c), {argument.offset}, 1);
+    }
+    registers.push_back(reg);
+    shape.operand[i] = argument.varying;
+  }
+  registers.resize(3, 0);
+  emit(runtime::mathHandler(*function, r.scalar, shape), r.offset,
+       {registers[0], registers[1], registers[2]}, r.components);
+}
+
+std::vector<runtime::RegisterCopy> KernelLowering::edgeCopies(uint32_t from, uint32_t to) {
+  std::vector<runtime::RegisterCopy> copies;
+  const uint32_t fromLabel = cfg_->order()[from]->label;
+  for (const Instruction &phi : cfg_->order()[to]->instructions) {
+    if (phi.opcode != spv::OpPhi)
+      break;
+    for (size_t k = 0; k + 1 < phi.operands.size(); k += 2) {
+      if (phi.operands[k + 1] != fromLabel)
+        continue;
+      const Value &source = use(phi.operands[k], phi);
+      const Value &staging = phiStaging_.at(phi.result);
+      std::function<void(const Value &, const Value &)> add = [&](const Value &a, const Value &b) {
+        if (b.kind == Value::Kind::Aggregate) {
+          for (size_t i = 0; i < b.members.size(); ++i)
+            add(a.members[i], b.members[i]);
+          return;
+        }
+        copies.push_back(
+            {a.offset, b.offset, b.elementBytes(), b.components, a.varying, b.varying});
+      };
+      add(source, staging);
+      break;
+    }
+  }
+  return copies;
+}
+
+runtime::Terminator KernelLowering::lowerTerminator(const Block &block, uint32_t number) {
+  using Kind = runtime::Terminator::Kind;
+  const Instruction &t = block.terminator();
+  runtime::Terminator terminator;
+  auto target = [&](uint32_t label) {
+    const int n = cfg_->number(label);
+    return firstPiece_[static_cast<uint32_t>(n)];
+  };
+  auto edge = [&](uint32_t label) {
+    terminator.target.push_back(target(label));
+    terminator.edgeCopies.push_back(edgeCopies(number, static_cast<uint32_t>(cfg_->number(label))));
+  };
+  switch (t.opcode) {
+  case spv::OpBranch:
+    terminator.kind = Kind::Branch;
+    edge(t.idOperand(0));
+    break;
+  case spv::OpBranchConditional: {
+    const uint32_t condition = t.idOperand(0);
+    if (auto constant = module_.constantValue(condition);
+        constant || t.idOperand(1) == t.idOperand(2)) {
+      terminator.kind = Kind::Branch;
+      edge(constant && *constant == 0 ? t.idOperand(2) : t.idOperand(1));
+      break;
+    }
+    const Value &c = use(condition, t);
+    terminator.kind = Kind::Conditional;
+    terminator.condition = c.offset;
+    terminator.conditionVarying = c.varying;
+    edge(t.idOperand(1));
+    edge(t.idOperand(2));
+    break;
+  }
+  case spv::OpSwitch: {
+    const Value &selector = use(t.idOperand(0), t);
+    terminator.kind = Kind::Switch;
+    terminator.condition = selector.offset;
+    terminator.conditionVarying = selector.varying;
+    terminator.selectorBytes = selector.elementBytes();
+    edge(t.idOperand(1));
+    const uint32_t literalWords = selector.elementBytes() == 8 ? 2 : 1;
+    for (size_t i = 2; i + literalWords < t.operands.size() + 1; i += literalWords + 1) {
+      uint64_t value = t.operands[i];
+      if (literalWords == 2)
+        value |= uint64_t(t.operands[i + 1]) << 32;
+      terminator.caseValue.push_back(value);
+      edge(t.operands[i + literalWords]);
+    }
+    break;
+  }
+  case spv::OpReturn:
+  case spv::OpReturnValue:
+    terminator.kind = Kind::Return;
+    break;
+  case spv::OpUnreachable:
+    terminator.kind = Kind::Unreachable;
+    break;
+  default:
+    fail(t, "unsupported terminator " + opcodeName(t.opcode));
+  }
+  return terminator;
+}
+
+
+std::vector<ProgramGlobal> programGlobals(const Module &module,
+                                          const SpecializationValues &specializations) {
+  std::vector<ProgramGlobal> globals;
+  for (const GlobalVariable &variable : module.globalVariables) {
+    if (variable.storageClass != spv::StorageClassCrossWorkgroup &&
+        variable.storageClass != spv::StorageClassUniformConstant)
+      continue;
+    const uint32_t pointee = typeOf(module, variable.pointerType).element;
+    ProgramGlobal global;
+    global.id = variable.id;
+    global.storageClass = variable.storageClass;
+    global.size = byteSize(module, pointee);
+    global.alignment = std::max<uint64_t>(alignmentOf(module, pointee).value_or(16), 16);
+    global.initialBytes.assign(global.size, std::byte{0});
+    if (variable.initializer)
+      writeConstant(module, variable.initializer, global.initialBytes.data(), &specializations);
+    globals.push_back(std::move(global));
+  }
+  return globals;
+}
+
+runtime::KernelCode lowerKernel(const Module &module, const EntryPoint &entryPoint,
+                                const std::unordered_map<uint32_t, uint64_t> &globalAddresses,
+                                const LowerOptions &options) {
+  return KernelLowering(module, entryPoint, globalAddresses, options).run();
+}
+
+} // namespace lanewise::spirv

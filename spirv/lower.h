@@ -1,0 +1,46 @@
+// Lowering a kernel of a loaded module to the engine's bytecode (DESIGN.md,
+// "Bytecode, decoded once"): calls inlined, blocks in reverse post-order,
+// values in uniform or varying registers, phis as copies on edges, and every
+// instruction bound to the handler for its exact operation, type and shape.
+#pragma once
+
+#include "runtime/bytecode.h"
+#include "spirv/module.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace lanewise::spirv {
+
+// A module-scope variable in global (CrossWorkgroup) or constant
+// (UniformConstant) memory, which the program allocates once for all its
+// kernels.
+struct ProgramGlobal {
+  uint32_t id = 0;
+  spv::StorageClass storageClass = spv::StorageClassMax;
+  uint64_t size = 0, alignment = 1;
+  std::vector<std::byte> initialBytes; // size bytes (zero when no initializer)
+};
+
+// Values of specialization constants set by clSetProgramSpecializationConstant,
+// by SpecId.
+using SpecializationValues = std::map<uint32_t, std::vector<std::byte>>;
+
+std::vector<ProgramGlobal> programGlobals(const Module &module,
+                                          const SpecializationValues &specializations = {});
+
+struct LowerOptions {
+  uint32_t width = 128; // lanes per warp
+  const SpecializationValues *specializations = nullptr;
+};
+
+// Throws LoadError (Invalid) naming the kernel and the instruction when the
+// kernel uses something Lanewise cannot execute.
+runtime::KernelCode lowerKernel(const Module &module, const EntryPoint &entryPoint,
+                                const std::unordered_map<uint32_t, uint64_t> &globalAddresses,
+                                const LowerOptions &options);
+
+} // namespace lanewise::spirv

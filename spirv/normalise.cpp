@@ -1,0 +1,289 @@
+#include "spirv/normalise.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "spirv/debug_info.h"
+
+namespace lanewise::spirv {
+namespace {
+
+std::string functionText(const Module &module, const Function &function) {
+  std::string text = "function %" + std::to_string(function.id);
+  if (const std::string *name = module.name(function.id))
+    text += " '" + *name + "'";
+  return text;
+}
+
+template <typename Container, typename Predicate>
+size_t eraseIf(Container &container, Predicate predicate) {
+  const auto end = std::remove_if(container.begin(), container.end(), predicate);
+  const auto count = static_cast<size_t>(container.end() - end);
+  container.erase(end, container.end());
+  return count;
+}
+
+void stripDebugInfo(Module &module, std::vector<NormalisationNote> &notes) {
+  std::unordered_set<uint32_t> sets;
+  for (const auto &[id, name] : module.extInstImports)
+    if (debugSetKind(name) != DebugSetKind::None)
+      sets.insert(id);
+  if (sets.empty())
+    return;
+
+  std::unordered_set<uint32_t> removed(sets.begin(), sets.end());
+  auto isDebug = [&](const Instruction &instruction) {
+    return instruction.opcode == spv::OpExtInst && !instruction.operands.empty() &&
+           sets.contains(instruction.operands[0]);
+  };
+  for (const Instruction &instruction : module.globals)
+    if (isDebug(instruction))
+      removed.insert(instruction.result);
+  for (const Function &function : module.functions)
+    for (const Block &block : function.blocks)
+      for (const Instruction &instruction : block.instructions)
+        if (isDebug(instruction))
+          removed.insert(instruction.result);
+
+  // Debug names and decorations of removed results go with them.
+  auto targetsRemoved = [&](const Instruction &instruction) {
+    switch (instruction.opcode) {
+    case spv::OpName:
+    case spv::OpDecorate:
+    case spv::OpDecorateId:
+    case spv::OpDecorateString:
+      return !instruction.operands.empty() && removed.contains(instruction.operands[0]);
+    default:
+      return false;
+    }
+  };
+  eraseIf(module.globals, [&](const Instruction &instruction) {
+    return isDebug(instruction) || targetsRemoved(instruction) ||
+           (instruction.opcode == spv::OpExtInstImport && sets.contains(instruction.result));
+  });
+  for (Function &function : module.functions)
+    for (Block &block : function.blocks)
+      eraseIf(block.instructions, isDebug);
+
+  std::string setNames;
+  for (uint32_t id : sets)
+    setNames += (setNames.empty() ? "" : ", ") + module.extInstImports[id];
+  notes.push_back({Normalisation::StripDebugInfo,
+                   "removed the import of " + setNames +
+                       ", whose instructions carry no semantics (their line information is "
+                       "kept as source locations)"});
+}
+
+void dropMergeDeclarations(Module &module, std::vector<NormalisationNote> &notes) {
+  for (Function &function : module.functions) {
+    size_t count = 0;
+    for (Block &block : function.blocks)
+      count += eraseIf(block.instructions, [](const Instruction &instruction) {
+        return instruction.opcode == spv::OpLoopMerge ||
+               instruction.opcode == spv::OpSelectionMerge;
+      });
+    if (count != 0)
+      notes.push_back({Normalisation::DropMergeDeclarations,
+                       functionText(module, function) + ": dropped " + std::to_string(count) +
+                           " merge declarations (a kernel needs no structured control flow)"});
+  }
+}
+
+// The blocks of `function` in reverse post-order from the entry, then the
+// unreachable ones in reverse post-order among themselves.
+std::vector<size_t> reversePostOrder(const Function &function) {
+  std::unordered_map<uint32_t, size_t> indexOf;
+  for (size_t index = 0; index < function.blocks.size(); ++index)
+    indexOf[function.blocks[index].label] = index;
+  std::vector<std::vector<size_t>> successors(function.blocks.size());
+  for (size_t index = 0; index < function.blocks.size(); ++index) {
+    const Block &block = function.blocks[index];
+    if (block.instructions.empty())
+      continue;
+    block.terminator().forEachIdOperand([&](uint32_t id) {
+      if (auto found = indexOf.find(id); found != indexOf.end())
+        successors[index].push_back(found->second);
+    });
+  }
+
+  std::vector<bool> visited(function.blocks.size(), false);
+  std::vector<size_t> order;
+  auto depthFirst = [&](size_t root) {
+    std::vector<size_t> postOrder;
+    // Iterative depth-first search: (block, next successor to visit).
+    std::vector<std::pair<size_t, size_t>> stack{{root, 0}};
+    visited[root] = true;
+    while (!stack.empty()) {
+      auto &[block, next] = stack.back();
+      if (next < successors[block].size()) {
+        const size_t successor = successors[block][next++];
+        if (!visited[successor]) {
+          visited[successor] = true;
+          stack.emplace_back(successor, 0);
+        }
+        continue;
+      }
+      postOrder.push_back(block);
+      stack.pop_back();
+    }
+    order.insert(order.end(), postOrder.rbegin(), postOrder.rend());
+  };
+  for (size_t root = 0; root < function.blocks.size(); ++root)
+    if (!visited[root])
+      depthFirst(root);
+  return order;
+}
+
+void reorderBlocks(Module &module, std::vector<NormalisationNote> &notes) {
+  for (Function &function : module.functions) {
+    if (function.blocks.size() < 2)
+      continue;
+    const std::vector<size_t> order = reversePostOrder(function);
+    size_t moved = 0;
+    for (size_t position = 0; position < order.size(); ++position)
+      moved += order[position] != position;
+    if (moved == 0)
+      continue;
+    std::vector<Block> blocks;
+    blocks.reserve(function.blocks.size());
+    for (size_t index : order)
+      blocks.push_back(std::move(function.blocks[index]));
+    function.blocks = std::move(blocks);
+    notes.push_back({Normalisation::ReorderBlocks,
+                     functionText(module, function) + ": " + std::to_string(moved) + " of " +
+                         std::to_string(function.blocks.size()) +
+                         " blocks reordered so that each follows its dominator"});
+  }
+}
+
+void hoistVariables(Module &module, std::vector<NormalisationNote> &notes) {
+  auto isModuleScope = [&](uint32_t id) { return module.globalDefinition(id) != nullptr; };
+  for (Function &function : module.functions) {
+    if (function.blocks.empty())
+      continue;
+    std::vector<Instruction> hoisted;
+    size_t count = 0;
+    for (size_t blockIndex = 0; blockIndex < function.blocks.size(); ++blockIndex) {
+      auto &instructions = function.blocks[blockIndex].instructions;
+      std::vector<Instruction> kept;
+      kept.reserve(instructions.size());
+      bool leading = blockIndex == 0;
+      for (Instruction &instruction : instructions) {
+        const bool isVariable = instruction.opcode == spv::OpVariable;
+        if (isVariable && leading) {
+          hoisted.push_back(std::move(instruction));
+          continue;
+        }
+        leading = false;
+        if (!isVariable) {
+          kept.push_back(std::move(instruction));
+          continue;
+        }
+        ++count;
+        // A variable in another block is initialized each time its block
+        // runs; an initializer that is not a module-scope value would not be
+        // available at the top. Both become a store where the variable was.
+        if (instruction.operands.size() > 1 &&
+            (blockIndex != 0 || !isModuleScope(instruction.operands[1]))) {
+          Instruction store = Instruction::withIds(
+              spv::OpStore, 0, 0,
+              std::vector<uint32_t>{instruction.result, instruction.operands[1]});
+          store.location = instruction.location;
+          store.wordOffset = instruction.wordOffset;
+          instruction.operands.resize(1);
+          instruction.operandLayout.resize(1);
+          kept.push_back(std::move(store));
+        }
+        hoisted.push_back(std::move(instruction));
+      }
+      instructions = std::move(kept);
+    }
+    auto &entry = function.blocks.front().instructions;
+    entry.insert(entry.begin(), std::make_move_iterator(hoisted.begin()),
+                 std::make_move_iterator(hoisted.end()));
+    if (count != 0)
+      notes.push_back({Normalisation::HoistVariables,
+                       functionText(module, function) + ": moved " + std::to_string(count) +
+                           " OpVariable to the top of the entry block"});
+  }
+}
+
+void completeInterfaces(Module &module, std::vector<NormalisationNote> &notes) {
+  const bool allGlobals = module.version >= 0x00010400;
+  // Ids each function references, and the functions it calls.
+  std::unordered_map<uint32_t, std::vector<uint32_t>> references;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> callees;
+  for (const Function &function : module.functions) {
+    auto &used = references[function.id];
+    for (const Block &block : function.blocks)
+      for (const Instruction &instruction : block.instructions) {
+        instruction.forEachIdOperand([&](uint32_t id) { used.push_back(id); });
+        if (instruction.opcode == spv::OpFunctionCall && !instruction.operands.empty())
+          callees[function.id].push_back(instruction.operands[0]);
+      }
+  }
+
+  for (Instruction &instruction : module.globals) {
+    if (instruction.opcode != spv::OpEntryPoint || instruction.operands.size() < 2)
+      continue;
+    // Functions of the call tree.
+    std::unordered_set<uint32_t> functions{instruction.operands[1]};
+    std::vector<uint32_t> pending{instruction.operands[1]};
+    std::unordered_set<uint32_t> reached;
+    std::vector<uint32_t> ids;
+    while (!pending.empty()) {
+      const uint32_t function = pending.back();
+      pending.pop_back();
+      for (uint32_t callee : callees[function])
+        if (functions.insert(callee).second)
+          pending.push_back(callee);
+      for (uint32_t id : references[function])
+        if (reached.insert(id).second)
+          ids.push_back(id);
+    }
+    // Through module-scope definitions: constants, spec constant operations
+    // and initializers that name other module-scope values.
+    for (size_t index = 0; index < ids.size(); ++index)
+      if (const Instruction *definition = module.globalDefinition(ids[index]))
+        definition->forEachIdOperand([&](uint32_t id) {
+          if (reached.insert(id).second)
+            ids.push_back(id);
+        });
+
+    size_t nameWords = 0;
+    decodeLiteralString(std::span(instruction.operands).subspan(2), &nameWords);
+    const std::string name = instruction.stringOperand(2);
+    std::unordered_set<uint32_t> listed(instruction.operands.begin() + 2 + nameWords,
+                                        instruction.operands.end());
+    size_t added = 0;
+    for (const GlobalVariable &variable : module.globalVariables) {
+      if (!reached.contains(variable.id) || listed.contains(variable.id))
+        continue;
+      if (!allGlobals && variable.storageClass != spv::StorageClassInput &&
+          variable.storageClass != spv::StorageClassOutput)
+        continue;
+      instruction.appendId(variable.id);
+      ++added;
+    }
+    if (added != 0)
+      notes.push_back({Normalisation::CompleteInterfaces,
+                       "entry point '" + name + "': added " + std::to_string(added) +
+                           " module-scope variables its call tree uses to the interface"});
+  }
+}
+
+} // namespace
+
+std::vector<NormalisationNote> normaliseModule(Module &module) {
+  std::vector<NormalisationNote> notes;
+  stripDebugInfo(module, notes);
+  dropMergeDeclarations(module, notes);
+  reorderBlocks(module, notes);
+  module.rebuildTables();
+  hoistVariables(module, notes);
+  completeInterfaces(module, notes);
+  module.rebuildTables();
+  return notes;
+}
+
+} // namespace lanewise::spirv

@@ -1,0 +1,59 @@
+// Normalisation: rewrites that make modules from llvm-spirv-14 (Debian's
+// SPIR-V translator) valid without changing what their kernels do. Each fixes
+// a layout rule that matters to a shader compiler but not to a kernel:
+//
+// - StripDebugInfo: OpenCL.DebugInfo.100 output of llvm-spirv-14 -g fails
+//   spirv-val (at -O0 a DebugSource whose Text is DebugInfoNone, a
+//   DebugTypePointer to a typedef; at -O2 DWARF operations outside the set,
+//   which SPIRV-Tools cannot even parse; with --spirv-debug-info-version=legacy
+//   a "SPIRV.debug" set SPIRV-Tools does not know). The reader keeps the line
+//   information as instruction locations and leaves the OpExtInsts of debug
+//   and NonSemantic.* sets out of the IR; this removes the imports of those
+//   sets (and any such OpExtInst a module built by hand still has).
+// - DropMergeDeclarations: stray or conflicting OpLoopMerge /
+//   OpSelectionMerge (llvm-spirv-14 at -O1). Kernel modules need no
+//   structured control flow, so every merge declaration is dropped.
+// - ReorderBlocks: blocks out of dominance order ("ID has not been defined"
+//   from spirv-val on llvm-spirv-14 -O2 output). Each function's blocks are
+//   put in reverse post-order from the entry, so every block follows its
+//   dominator; unreachable blocks are kept, last.
+// - HoistVariables: Function-storage OpVariables after other instructions
+//   (private arrays at -O1/-O2) move to the top of the entry block. A
+//   variable that came from another block, or whose initializer is not a
+//   module-scope value, gets its initializer as an OpStore where it was.
+// - CompleteInterfaces: SPIR-V 1.4 requires every module-scope variable an
+//   entry point's call tree references (also through constants and
+//   initializers) in its interface list; llvm-spirv-14 leaves out those
+//   reached through a constant (a private array of pointers initialized to
+//   constant arrays). Missing ones are added. Before 1.4 only Input and
+//   Output variables are required.
+//
+// What is truly invalid (a use without any definition, a type mismatch) is
+// left for validation to reject.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "spirv/module.h"
+
+namespace lanewise::spirv {
+
+enum class Normalisation {
+  StripDebugInfo,
+  DropMergeDeclarations,
+  ReorderBlocks,
+  HoistVariables,
+  CompleteInterfaces,
+};
+
+struct NormalisationNote {
+  Normalisation kind;
+  std::string text; // what was changed, where
+};
+
+// Applies every normalisation to `module` and rebuilds its tables. Returns a
+// note for each change made.
+std::vector<NormalisationNote> normaliseModule(Module &module);
+
+} // namespace lanewise::spirv

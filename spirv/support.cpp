@@ -1,0 +1,121 @@
+#include "spirv/support.h"
+
+#include <algorithm>
+
+#include "spirv/debug_info.h"
+#include "spirv/names.h"
+
+namespace lanewise::spirv {
+namespace {
+
+// The capabilities a module may declare. Implicitly declared ones (SPIR-V
+// 2.2.3: SubgroupDispatch implies DeviceEnqueue) do not need to be here:
+// only what the module declares is checked.
+constexpr spv::Capability kSupportedCapabilities[] = {
+    spv::CapabilityAddresses,
+    spv::CapabilityLinkage,
+    spv::CapabilityKernel,
+    spv::CapabilityVector16,
+    spv::CapabilityFloat16Buffer,
+    spv::CapabilityFloat16,
+    spv::CapabilityFloat64,
+    spv::CapabilityInt8,
+    spv::CapabilityInt16,
+    spv::CapabilityInt64,
+    spv::CapabilityInt64Atomics,
+    spv::CapabilityGenericPointer,
+    spv::CapabilityGroups,
+    spv::CapabilityGroupNonUniform,
+    spv::CapabilityGroupNonUniformVote,
+    spv::CapabilityGroupNonUniformArithmetic,
+    spv::CapabilityGroupNonUniformBallot,
+    spv::CapabilityGroupNonUniformShuffle,
+    spv::CapabilityGroupNonUniformShuffleRelative,
+    spv::CapabilityGroupNonUniformClustered,
+    spv::CapabilitySubgroupShuffleINTEL,
+    spv::CapabilitySubgroupBufferBlockIOINTEL,
+    // intel_reqd_sub_group_size: llvm-spirv-14 declares it with
+    // OpExecutionMode SubgroupSize.
+    spv::CapabilitySubgroupDispatch,
+    // llvm-spirv-14 -O0 marks functions OptNoneINTEL: a hint only.
+    spv::CapabilityOptNoneINTEL,
+    // __builtin_expect / __builtin_assume: OpExpectKHR, OpAssumeTrueKHR.
+    spv::CapabilityExpectAssumeKHR,
+    // -cl-unsafe-math-optimizations: more FPFastMathMode flags, hints only
+    // (computing the exact result is always allowed).
+    spv::CapabilityFPFastMathModeINTEL,
+};
+
+constexpr std::string_view kSupportedExtensions[] = {
+    "SPV_KHR_no_integer_wrap_decoration",
+    "SPV_KHR_non_semantic_info",
+    "SPV_KHR_expect_assume",
+    "SPV_KHR_linkonce_odr",
+    "SPV_INTEL_subgroups",
+    "SPV_INTEL_optnone",
+    "SPV_INTEL_fp_fast_math_mode",
+};
+
+constexpr std::string_view kSupportedExtInstSets[] = {"OpenCL.std"};
+
+std::string where(const Instruction &instruction) {
+  return describe(instruction) + " at word " + std::to_string(instruction.wordOffset);
+}
+
+} // namespace
+
+std::span<const spv::Capability> supportedCapabilities() { return kSupportedCapabilities; }
+std::span<const std::string_view> supportedExtensions() { return kSupportedExtensions; }
+std::span<const std::string_view> supportedExtInstSets() { return kSupportedExtInstSets; }
+
+bool isSupported(spv::Capability capability) {
+  return std::ranges::find(kSupportedCapabilities, capability) != std::end(kSupportedCapabilities);
+}
+
+std::vector<std::string> unsupportedFeatures(const Module &module) {
+  std::vector<std::string> problems;
+  for (const Instruction &instruction : module.globals) {
+    switch (instruction.opcode) {
+    case spv::OpCapability: {
+      const auto capability = static_cast<spv::Capability>(instruction.operands.at(0));
+      if (!isSupported(capability))
+        problems.push_back("unsupported capability " + capabilityName(capability) + " (" +
+                           where(instruction) + ")");
+      break;
+    }
+    case spv::OpExtension: {
+      const std::string name = instruction.stringOperand(0);
+      if (std::ranges::find(kSupportedExtensions, name) == std::end(kSupportedExtensions))
+        problems.push_back("unsupported extension " + name + " (" + where(instruction) + ")");
+      break;
+    }
+    case spv::OpExtInstImport: {
+      const std::string name = instruction.stringOperand(0);
+      if (std::ranges::find(kSupportedExtInstSets, name) == std::end(kSupportedExtInstSets) &&
+          debugSetKind(name) == DebugSetKind::None)
+        problems.push_back("unsupported extended instruction set \"" + name + "\" (" +
+                           where(instruction) + ")");
+      break;
+    }
+    case spv::OpEntryPoint: {
+      const auto model = static_cast<spv::ExecutionModel>(instruction.operands.at(0));
+      if (model != spv::ExecutionModelKernel)
+        problems.push_back("unsupported execution model " + executionModelName(model) +
+                           " for entry point '" + instruction.stringOperand(2) +
+                           "': only Kernel entry points are supported (" + where(instruction) +
+                           ")");
+      break;
+    }
+    case spv::OpConstantSampler:
+      problems.push_back("OpConstantSampler is not supported (images and samplers are not "
+                         "supported) (" +
+                         where(instruction) + ")");
+      break;
+    default:
+      break;
+    }
+  }
+  return problems;
+}
+
+} // namespace lanewise::spirv

@@ -1,0 +1,28 @@
+// What Lanewise supports of SPIR-V beyond the core of a Kernel module:
+// capabilities, extensions and extended instruction sets. The tables are
+// in support.cpp, one place for later work to extend.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "spirv/module.h"
+
+namespace lanewise::spirv {
+
+std::span<const spv::Capability> supportedCapabilities();
+std::span<const std::string_view> supportedExtensions();
+// Extended instruction sets executed by Lanewise (OpenCL.std). Debug and
+// NonSemantic.* sets are accepted too and removed by normalisation.
+std::span<const std::string_view> supportedExtInstSets();
+
+bool isSupported(spv::Capability capability);
+
+// One message per use of something unsupported ("unsupported capability
+// ImageBasic (OpCapability at word 7)"); empty when the module uses only
+// what Lanewise supports.
+std::vector<std::string> unsupportedFeatures(const Module &module);
+
+} // namespace lanewise::spirv

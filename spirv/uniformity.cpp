@@ -1,0 +1,99 @@
+#include "spirv/uniformity.h"
+
+#include <unordered_map>
+
+namespace lanewise::spirv {
+
+UniformityInfo analyseUniformity(const Function &function, const ControlFlowGraph &cfg,
+                                 const std::function<bool(const Instruction &)> &isSource) {
+  UniformityInfo info;
+  const uint32_t n = cfg.size();
+  std::unordered_map<uint32_t, uint32_t> definedIn; // value -> block number
+  for (uint32_t b = 0; b < n; ++b)
+    for (const Instruction &instruction : cfg.order()[b]->instructions)
+      if (instruction.result)
+        definedIn[instruction.result] = b;
+
+  std::vector<bool> joinIsDivergent(n, false);
+  std::unordered_set<uint32_t> divergentLoops; // headers
+  auto markVarying = [&](uint32_t id) { return info.varying.insert(id).second; };
+
+  for (bool changed = true; changed;) {
+    changed = false;
+    // Values, in reverse post-order (one pass is exact without loops).
+    for (uint32_t b = 0; b < n; ++b)
+      for (const Instruction &instruction : cfg.order()[b]->instructions) {
+        if (!instruction.result || info.isVarying(instruction.result))
+          continue;
+        bool varying = isSource(instruction);
+        if (!varying && instruction.opcode == spv::OpPhi && joinIsDivergent[b])
+          varying = true;
+        if (!varying)
+          instruction.forEachIdOperand([&](uint32_t id) { varying |= info.isVarying(id); });
+        if (varying)
+          changed |= markVarying(instruction.result);
+      }
+
+    // Divergent branches make the phis at the joins of their paths varying.
+    for (uint32_t b = 0; b < n; ++b) {
+      if (info.divergentBranches.count(b))
+        continue;
+      const Instruction &t = cfg.order()[b]->terminator();
+      const bool conditional =
+          (t.opcode == spv::OpBranchConditional || t.opcode == spv::OpSwitch) &&
+          cfg.successors(b).size() > 1;
+      if (!conditional || !info.isVarying(t.idOperand(0)))
+        continue;
+      info.divergentBranches.insert(b);
+      changed = true;
+      const uint32_t stop = cfg.immediatePostDominator(b);
+      std::vector<bool> inRegion(n, false);
+      std::vector<uint32_t> work(cfg.successors(b).begin(), cfg.successors(b).end());
+      while (!work.empty()) {
+        const uint32_t x = work.back();
+        work.pop_back();
+        if (x == stop || inRegion[x])
+          continue;
+        inRegion[x] = true;
+        for (uint32_t s : cfg.successors(x))
+          work.push_back(s);
+      }
+      for (uint32_t x = 0; x < n; ++x)
+        if ((inRegion[x] || x == stop) && cfg.predecessors(x).size() > 1)
+          joinIsDivergent[x] = true;
+    }
+
+    // Loops that lanes leave at different iterations: what the loop defines
+    // and the code after it uses differs between lanes.
+    for (const auto &[header, body] : cfg.loops()) {
+      if (divergentLoops.count(header))
+        continue;
+      std::vector<bool> inLoop(n, false);
+      for (uint32_t x : body)
+        inLoop[x] = true;
+      bool divergentExit = false;
+      for (uint32_t x : body)
+        if (info.divergentBranches.count(x))
+          for (uint32_t s : cfg.successors(x))
+            divergentExit |= !inLoop[s];
+      if (!divergentExit)
+        continue;
+      divergentLoops.insert(header);
+      changed = true;
+      for (uint32_t b = 0; b < n; ++b) {
+        if (inLoop[b])
+          continue;
+        for (const Instruction &instruction : cfg.order()[b]->instructions)
+          instruction.forEachIdOperand([&](uint32_t id) {
+            auto it = definedIn.find(id);
+            if (it != definedIn.end() && inLoop[it->second])
+              markVarying(id);
+          });
+      }
+    }
+  }
+  (void)function;
+  return info;
+}
+
+} // namespace lanewise::spirv

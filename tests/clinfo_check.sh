@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# clinfo, loading only the given Lanewise library, must list the platform and
+# its CPU device and print no error for any query.
+set -u
+lib=$1
+out=$(OCL_ICD_VENDORS="$lib" clinfo 2>&1)
+status=$?
+fail() { echo "clinfo check: $*"; echo "$out"; exit 1; }
+[ $status -eq 0 ] || fail "clinfo exited with $status"
+grep -q "Platform Name *Lanewise" <<<"$out" || fail "platform 'Lanewise' not listed"
+grep -q "Device Type *CPU" <<<"$out" || fail "no CPU device"
+bad=$(grep -nE "CL_INVALID|CL_OUT_OF|error[ :-]" <<<"$out")
+[ -z "$bad" ] || fail "error lines: $bad"
+echo "clinfo lists Lanewise with no error lines"
