@@ -360,6 +360,13 @@ private:
   std::unordered_map<spv::BuiltIn, Value> builtinRegisters_;
   std::unordered_map<uint32_t, uint32_t> resultTypes_;
   const Value &builtinRegister(spv::BuiltIn builtin, const Instruction &user);
+  // The SPIR-V type of any id a function body can use.
+  uint32_t typeOfId(uint32_t id, const Instruction &user) const {
+    auto it = resultTypes_.find(id);
+    if (it == resultTypes_.end())
+      fail(user, "operand %" + std::to_string(id) + " has no type");
+    return it->second;
+  }
 };
 
 bool isVaryingBuiltin(spv::BuiltIn builtin) {
@@ -450,6 +457,12 @@ runtime::KernelCode KernelLowering::run() {
     for (const Instruction &instruction : block.instructions)
       if (instruction.result)
         resultTypes_[instruction.result] = instruction.resultType;
+  for (const auto &[id, type] : flat_.parameters)
+    resultTypes_[id] = type;
+  for (const GlobalVariable &variable : module_.globalVariables)
+    resultTypes_[variable.id] = variable.pointerType;
+  for (const auto &[id, constant] : module_.constants)
+    resultTypes_[id] = constant.type;
   bindArguments(flat_);
 
   // Registers for every result, so that phis can name values of later blocks.
@@ -655,18 +668,7 @@ void KernelLowering::lowerAccessChain(const Instruction &instruction, const Valu
   {
     // The base's pointer type: from its defining instruction, a parameter or
     // a global variable.
-    uint32_t baseTypeId = 0;
-    const uint32_t baseId = instruction.idOperand(0);
-    if (const GlobalVariable *variable = module_.globalVariable(baseId))
-      baseTypeId = variable->pointerType;
-    for (const auto &[id, type] : flat_.parameters)
-      if (id == baseId)
-        baseTypeId = type;
-    if (!baseTypeId)
-      if (auto it = resultTypes_.find(baseId); it != resultTypes_.end())
-        baseTypeId = it->second;
-    if (!baseTypeId)
-      fail(instruction, "cannot find the type of the base pointer");
+    const uint32_t baseTypeId = typeOfId(instruction.idOperand(0), instruction);
     pointeeType = typeOf(module_, baseTypeId).element;
   }
 
@@ -1392,13 +1394,7 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
     const Value &pointer = operand(0);
     if (pointer.kind == Value::Kind::Builtin)
       fail(instruction, "stores to built-in variables are not allowed");
-    storeFrom(pointer, 0,
-              resultTypes_.count(instruction.idOperand(1))
-                  ? resultTypes_.at(instruction.idOperand(1))
-                  : (module_.constant(instruction.idOperand(1))
-                         ? module_.constant(instruction.idOperand(1))->type
-                         : 0),
-              operand(1));
+    storeFrom(pointer, 0, typeOfId(instruction.idOperand(1), instruction), operand(1));
     return;
   }
   case spv::OpAccessChain:
@@ -1430,12 +1426,8 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
     uint64_t size = 0;
     uint32_t sizeRegister = 0;
     if (op == spv::OpCopyMemory) {
-      size = byteSize(
-          module_,
-          typeOf(module_, resultTypes_.count(instruction.idOperand(0))
-                              ? resultTypes_.at(instruction.idOperand(0))
-                              : module_.globalVariable(instruction.idOperand(0))->pointerType)
-              .element);
+      size = byteSize(module_,
+                      typeOf(module_, typeOfId(instruction.idOperand(0), instruction)).element);
     } else if (auto constant = module_.constantValue(instruction.idOperand(2))) {
       size = *constant;
     } else {
@@ -1451,10 +1443,7 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
     const Value &a = operand(0), &b = operand(1);
     const Value &r = result();
     const uint64_t elementSize =
-        byteSize(module_, typeOf(module_, resultTypes_.count(instruction.idOperand(0))
-                                              ? resultTypes_.at(instruction.idOperand(0))
-                                              : 0)
-                              .element);
+        byteSize(module_, typeOf(module_, typeOfId(instruction.idOperand(0), instruction)).element);
     const bool varying = a.varying || b.varying;
     const uint32_t difference = allocate(8, varying);
     emit(runtime::binaryHandler(runtime::BinaryOp::ISub, Scalar::I64,
@@ -1474,17 +1463,7 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
     // Operands: execution scope, destination, source, element count, stride, event.
     const Value &destination = operand(1), &source = operand(2), &count = operand(3),
                 &stride = operand(4);
-    const uint32_t destinationType = resultTypes_.count(instruction.idOperand(1))
-                                         ? resultTypes_.at(instruction.idOperand(1))
-                                         : 0;
-    uint32_t pointerType = destinationType;
-    if (!pointerType)
-      for (const auto &[id, type] : flat_.parameters)
-        if (id == instruction.idOperand(1))
-          pointerType = type;
-    if (!pointerType)
-      if (const GlobalVariable *variable = module_.globalVariable(instruction.idOperand(1)))
-        pointerType = variable->pointerType;
+    const uint32_t pointerType = typeOfId(instruction.idOperand(1), instruction);
     const Type &type = typeOf(module_, pointerType);
     const bool toLocal = type.storageClass == spv::StorageClassWorkgroup;
     emit(runtime::asyncCopyHandler(0), result().offset,
