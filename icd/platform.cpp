@@ -2,6 +2,7 @@
 #include "icd/platform.h"
 
 #include "icd/api.h"
+#include "spirv/compiler.h"
 
 #include <CL/cl_ext.h>
 
@@ -88,6 +89,9 @@ _cl_device_id *makeDevice(_cl_platform_id *platform) {
   device->globalCacheLineSize = line > 0 ? cl_uint(line) : 64;
   device->clockFrequencyMHz = cpuFrequencyMHz();
   device->name = cpuName();
+  // clang and llvm-spirv compile OpenCL C source; the SPIRV-Tools linker
+  // links compiled programs.
+  device->capabilities.compiler = spirv::findToolchain().has_value();
   return device;
 }
 

@@ -2,6 +2,8 @@
 
 #include "icd/api.h"
 #include "spirv/errors.h"
+#include "spirv/compiler.h"
+#include "spirv/linker.h"
 #include "spirv/loader.h"
 
 #include <cstdlib>
@@ -119,6 +121,52 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
     }
   }
   return failed ? nullptr : executable;
+}
+
+// OpenCL C extensions and features the device offers kernels, for clang.
+spirv::CompilerTarget compilerTarget(const _cl_device_id &device) {
+  spirv::CompilerTarget target;
+  for (const cl_name_version &extension : device.extensions()) {
+    const std::string name = extension.name;
+    if (name != "cl_khr_icd" && name != "cl_khr_extended_versioning" && name != "cl_khr_il_program")
+      target.extensions.push_back(name);
+  }
+  for (const cl_name_version &feature : device.openclCFeatures())
+    target.extensions.push_back(feature.name);
+  return target;
+}
+
+// Compiles a source program to SPIR-V and loads it (program mutex held).
+// The compiler's diagnostics become the build log.
+cl_int compileSource(_cl_program &program, const std::string &options,
+                     std::vector<std::pair<std::string, std::string>> headers) {
+  spirv::CompileRequest request;
+  request.source = program.source;
+  request.options = options;
+  request.headers = std::move(headers);
+  request.target = compilerTarget(*program.context->device);
+  spirv::CompileResult compiled = spirv::compileOpenCLC(request);
+  program.buildLog = compiled.log;
+  switch (compiled.status) {
+  case spirv::CompileResult::Status::InvalidOptions:
+    return CL_INVALID_BUILD_OPTIONS;
+  case spirv::CompileResult::Status::CompilerNotAvailable:
+    return CL_COMPILER_NOT_AVAILABLE;
+  case spirv::CompileResult::Status::Failure:
+    return CL_BUILD_PROGRAM_FAILURE;
+  case spirv::CompileResult::Status::Success:
+    break;
+  }
+  const auto *bytes = reinterpret_cast<const std::byte *>(compiled.spirv.data());
+  program.il.assign(bytes, bytes + compiled.spirv.size() * 4);
+  program.loaded.reset();
+  program.loadLog.clear();
+  if (loadIL(program) != CL_SUCCESS || !program.loaded) {
+    program.buildLog += program.loadLog.empty() ? "error: the compiled module is malformed\n"
+                                                : program.loadLog;
+    return CL_BUILD_PROGRAM_FAILURE;
+  }
+  return CL_SUCCESS;
 }
 
 cl_int checkDevices(cl_program program, cl_uint numDevices, const cl_device_id *devices) {
@@ -270,12 +318,9 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint numDevices,
       program->buildLog = "error: unknown build option '" + unknown + "'\n";
       program->buildStatus = CL_BUILD_ERROR;
       result = CL_INVALID_BUILD_OPTIONS;
-    } else if (program->origin == _cl_program::Origin::Source) {
-      program->buildLog =
-          "error: this build of Lanewise cannot compile OpenCL C source; build the program "
-          "from SPIR-V (clCreateProgramWithIL), e.g. with clang-14 and llvm-spirv-14\n";
+    } else if (program->origin == _cl_program::Origin::Source &&
+               (result = compileSource(*program, optionText, {})) != CL_SUCCESS) {
       program->buildStatus = CL_BUILD_ERROR;
-      result = CL_COMPILER_NOT_AVAILABLE;
     } else if (!program->loaded) {
       program->buildLog = program->loadLog;
       program->buildStatus = CL_BUILD_ERROR;
@@ -284,7 +329,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint numDevices,
       try {
         std::string log;
         auto executable = buildExecutable(*program, log);
-        program->buildLog = log;
+        program->buildLog += log;
         if (executable) {
           program->executable = std::move(executable);
           program->buildStatus = CL_BUILD_SUCCESS;
@@ -305,8 +350,9 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint numDevices,
 }
 
 cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint numDevices,
-                                    const cl_device_id *devices, const char *, cl_uint,
-                                    const cl_program *, const char **,
+                                    const cl_device_id *devices, const char *options,
+                                    cl_uint numHeaders, const cl_program *headers,
+                                    const char **headerNames,
                                     void(CL_CALLBACK *notify)(cl_program, void *),
                                     void *userData) {
   if (!isValid(program))
@@ -315,17 +361,127 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint numDevices,
     return error;
   if (!notify && userData)
     return CL_INVALID_VALUE;
-  // CL_DEVICE_COMPILER_AVAILABLE is CL_FALSE.
-  return CL_COMPILER_NOT_AVAILABLE;
+  if ((numHeaders == 0) != (headers == nullptr) || (numHeaders == 0) != (headerNames == nullptr))
+    return CL_INVALID_VALUE;
+  if (program->origin != _cl_program::Origin::Source)
+    return CL_INVALID_OPERATION;
+  if (program->attachedKernels > 0)
+    return CL_INVALID_OPERATION;
+  std::vector<std::pair<std::string, std::string>> embedded;
+  for (cl_uint i = 0; i < numHeaders; ++i) {
+    if (!isValid(headers[i]) || !headerNames[i])
+      return CL_INVALID_VALUE;
+    embedded.emplace_back(headerNames[i], headers[i]->source);
+  }
+  const std::string optionText = options ? options : "";
+  cl_int result;
+  {
+    std::lock_guard lock(program->mutex);
+    program->buildOptions = optionText;
+    program->executable.reset();
+    result = compileSource(*program, optionText, std::move(embedded));
+    if (result == CL_BUILD_PROGRAM_FAILURE)
+      result = CL_COMPILE_PROGRAM_FAILURE;
+    program->buildStatus = result == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    program->binaryType =
+        result == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT : CL_PROGRAM_BINARY_TYPE_NONE;
+  }
+  if (notify)
+    notify(program, userData);
+  return result;
 }
 
-cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint, const cl_device_id *,
-                                     const char *, cl_uint, const cl_program *,
-                                     void(CL_CALLBACK *)(cl_program, void *), void *,
+cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint numDevices,
+                                     const cl_device_id *devices, const char *options,
+                                     cl_uint numPrograms, const cl_program *programs,
+                                     void(CL_CALLBACK *notify)(cl_program, void *), void *userData,
                                      cl_int *errcodeReturn) {
-  // CL_DEVICE_LINKER_AVAILABLE is CL_FALSE.
-  setError(errcodeReturn, isValid(context) ? CL_LINKER_NOT_AVAILABLE : CL_INVALID_CONTEXT);
-  return nullptr;
+  auto fail = [&](cl_int error) -> cl_program {
+    setError(errcodeReturn, error);
+    return nullptr;
+  };
+  if (!isValid(context))
+    return fail(CL_INVALID_CONTEXT);
+  if ((numDevices == 0) != (devices == nullptr))
+    return fail(CL_INVALID_VALUE);
+  for (cl_uint i = 0; i < numDevices; ++i)
+    if (!isValid(devices[i]) || devices[i] != context->device)
+      return fail(CL_INVALID_DEVICE);
+  if (!notify && userData)
+    return fail(CL_INVALID_VALUE);
+  if (numPrograms == 0 || !programs)
+    return fail(CL_INVALID_VALUE);
+  // Link options (OpenCL 3.0, 5.8.7): -create-library, -enable-link-options
+  // and, with it, the math options of the compiler.
+  const std::string optionText = options ? options : "";
+  bool library = false;
+  {
+    std::istringstream words(optionText);
+    for (std::string word; words >> word;) {
+      if (word == "-create-library")
+        library = true;
+      else if (word != "-enable-link-options" && word != "-cl-denorms-are-zero" &&
+               word != "-cl-no-signed-zeros" && word != "-cl-unsafe-math-optimizations" &&
+               word != "-cl-finite-math-only" && word != "-cl-fast-relaxed-math" &&
+               word != "-cl-no-subgroup-ifp")
+        return fail(CL_INVALID_LINKER_OPTIONS);
+    }
+  }
+  std::vector<std::vector<uint32_t>> modules;
+  for (cl_uint i = 0; i < numPrograms; ++i) {
+    if (!isValid(programs[i]))
+      return fail(CL_INVALID_PROGRAM);
+    std::lock_guard lock(programs[i]->mutex);
+    const cl_program_binary_type type = programs[i]->binaryType;
+    if (type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT && type != CL_PROGRAM_BINARY_TYPE_LIBRARY)
+      return fail(CL_INVALID_OPERATION);
+    const std::vector<std::byte> &il = programs[i]->il;
+    std::vector<uint32_t> words(il.size() / 4);
+    std::memcpy(words.data(), il.data(), words.size() * 4);
+    modules.push_back(std::move(words));
+  }
+
+  auto *linked = new _cl_program(context, _cl_program::Origin::Binary);
+  cl_int result = CL_SUCCESS;
+  {
+    std::lock_guard lock(linked->mutex);
+    linked->buildOptions = optionText;
+    spirv::LinkResult link = spirv::linkModules(modules, library);
+    linked->buildLog = link.log;
+    if (link.ok) {
+      const auto *bytes = reinterpret_cast<const std::byte *>(link.words.data());
+      linked->il.assign(bytes, bytes + link.words.size() * 4);
+      spirv::LoadResult loaded =
+          spirv::loadModule(std::span<const uint32_t>(link.words), {.library = library});
+      if (loaded.ok())
+        linked->loaded = std::make_shared<const spirv::Module>(std::move(*loaded.module));
+      else
+        linked->buildLog += loaded.log;
+    }
+    if (!linked->loaded) {
+      result = CL_LINK_PROGRAM_FAILURE;
+      linked->buildStatus = CL_BUILD_ERROR;
+    } else if (library) {
+      linked->buildStatus = CL_BUILD_SUCCESS;
+      linked->binaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+    } else {
+      std::string log;
+      auto executable = buildExecutable(*linked, log);
+      linked->buildLog += log;
+      if (executable) {
+        linked->executable = std::move(executable);
+        linked->buildStatus = CL_BUILD_SUCCESS;
+        linked->binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+      } else {
+        linked->buildStatus = CL_BUILD_ERROR;
+        result = CL_LINK_PROGRAM_FAILURE;
+      }
+    }
+  }
+  if (notify)
+    notify(linked, userData);
+  setError(errcodeReturn, result);
+  return linked;
 }
 
 cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param, size_t size,

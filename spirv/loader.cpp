@@ -3,6 +3,9 @@
 #include "spirv/reader.h"
 #include "spirv/support.h"
 #include "spirv/validate.h"
+
+#include <map>
+#include <unordered_map>
 #include "spirv/writer.h"
 
 namespace lanewise::spirv {
@@ -22,6 +25,95 @@ LoadResult failure(LoadErrorKind kind, std::string log) {
   return result;
 }
 
+// SPIRV-Tools (2023.1) rejects integer widths other than 8, 16, 32 and 64,
+// which SPV_INTEL_arbitrary_precision_integers allows and clang uses for
+// narrowed switch selectors. The validator checks a copy whose such integers
+// are widened to the width Lanewise keeps them in; the module itself keeps
+// its types.
+Module widenedForValidation(const Module &module) {
+  Module copy = module;
+  std::unordered_map<uint32_t, uint32_t> rename;
+  auto mapped = [&](uint32_t id) {
+    auto it = rename.find(id);
+    return it == rename.end() ? id : it->second;
+  };
+  for (Instruction &instruction : copy.globals)
+    if (instruction.opcode == spv::OpTypeInt && instruction.operands[0] != 8 &&
+        instruction.operands[0] != 16 && instruction.operands[0] != 32 &&
+        instruction.operands[0] != 64)
+      instruction.operands[0] = instruction.operands[0] < 8    ? 8
+                                : instruction.operands[0] < 16 ? 16
+                                : instruction.operands[0] < 32 ? 32
+                                                               : 64;
+  // Types must be unique: fold every type that now repeats an earlier one.
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::map<std::pair<spv::Op, std::vector<uint32_t>>, uint32_t> seen;
+    std::vector<Instruction> kept;
+    for (Instruction instruction : copy.globals) {
+      instruction.resultType = mapped(instruction.resultType);
+      instruction.forEachIdOperand([&](uint32_t &id) { id = mapped(id); });
+      const bool isType = instruction.opcode >= spv::OpTypeVoid &&
+                          instruction.opcode <= spv::OpTypeForwardPointer &&
+                          instruction.opcode != spv::OpTypeStruct &&
+                          instruction.opcode != spv::OpTypeOpaque;
+      if (isType && instruction.result) {
+        auto [it, inserted] = seen.try_emplace({instruction.opcode, instruction.operands},
+                                               instruction.result);
+        if (!inserted) {
+          rename[instruction.result] = it->second;
+          changed = true;
+          continue;
+        }
+      }
+      if (instruction.opcode == spv::OpCapability &&
+          instruction.operands[0] == spv::CapabilityArbitraryPrecisionIntegersINTEL) {
+        // The widened integers are 8- and 16-bit ones.
+        instruction.operands[0] = spv::CapabilityInt8;
+        kept.push_back(instruction);
+        instruction.operands[0] = spv::CapabilityInt16;
+      }
+      if (instruction.opcode == spv::OpExtension &&
+          instruction.stringOperand(0) == "SPV_INTEL_arbitrary_precision_integers")
+        continue;
+      kept.push_back(std::move(instruction));
+    }
+    copy.globals = std::move(kept);
+  }
+  for (Function &function : copy.functions) {
+    function.resultType = mapped(function.resultType);
+    function.functionType = mapped(function.functionType);
+    for (auto &[id, type] : function.parameters)
+      type = mapped(type);
+    for (Block &block : function.blocks)
+      for (Instruction &instruction : block.instructions) {
+        instruction.resultType = mapped(instruction.resultType);
+        instruction.forEachIdOperand([&](uint32_t &id) { id = mapped(id); });
+      }
+  }
+  copy.rebuildTables();
+  return copy;
+}
+
+// Integers wider than 64 bits (clang's closed forms of loop sums use i65)
+// have no register form yet.
+std::vector<std::string> tooWideIntegers(const Module &module) {
+  std::vector<std::string> problems;
+  for (const Instruction &instruction : module.globals)
+    if (instruction.opcode == spv::OpTypeInt && instruction.operands.at(0) > 64)
+      problems.push_back(describe(instruction) + ": " +
+                         std::to_string(instruction.operands[0]) +
+                         "-bit integers are not supported (at most 64 bits)");
+  return problems;
+}
+
+bool usesArbitraryIntegers(const Module &module) {
+  for (spv::Capability capability : module.capabilities)
+    if (capability == spv::CapabilityArbitraryPrecisionIntegersINTEL)
+      return true;
+  return false;
+}
+
 } // namespace
 
 LoadResult loadModule(std::span<const uint32_t> words, const LoadOptions &options) {
@@ -29,12 +121,21 @@ LoadResult loadModule(std::span<const uint32_t> words, const LoadOptions &option
     Module module = readModule(words);
     if (auto problems = unsupportedFeatures(module); !problems.empty())
       return failure(LoadErrorKind::Invalid, joinLines(problems));
+    if (auto problems = tooWideIntegers(module); !problems.empty())
+      return failure(LoadErrorKind::Invalid, joinLines(problems));
     LoadResult result;
     result.notes = normaliseModule(module);
     const std::vector<WrittenInstruction> written = writeModule(module);
-    if (auto problems = validateModule(module, written, {.library = options.library});
-        !problems.empty())
+    if (usesArbitraryIntegers(module)) {
+      Module widened = widenedForValidation(module);
+      const std::vector<WrittenInstruction> widenedWritten = writeModule(widened);
+      if (auto problems = validateModule(widened, widenedWritten, {.library = options.library});
+          !problems.empty())
+        return failure(LoadErrorKind::Invalid, joinLines(problems));
+    } else if (auto problems = validateModule(module, written, {.library = options.library});
+               !problems.empty()) {
       return failure(LoadErrorKind::Invalid, joinLines(problems));
+    }
     result.module = std::move(module);
     return result;
   } catch (const LoadError &error) {

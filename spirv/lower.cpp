@@ -102,6 +102,7 @@ struct Value {
   std::vector<Value> members;             // Aggregate: struct members or array elements
   spv::BuiltIn builtin = spv::BuiltInMax; // Builtin: a pointer to a built-in variable
   bool isPointer = false;
+  uint32_t narrowBits = 0; // an integer narrower than its register element
 
   uint32_t elementBytes() const { return runtime::scalarSize(scalar); }
 };
@@ -163,7 +164,15 @@ private:
         scalar = Scalar::I64;
         return true;
       default:
-        return false;
+        // Arbitrary-width integers (clang narrows switch selectors to them)
+        // live in the next standard width, kept zero-extended.
+        if (element->width == 0 || element->width > 64)
+          return false;
+        scalar = element->width < 8    ? Scalar::I8
+                 : element->width < 16 ? Scalar::I16
+                 : element->width < 32 ? Scalar::I32
+                                       : Scalar::I64;
+        return true;
       }
     case Type::Kind::Float:
       switch (element->width) {
@@ -212,6 +221,12 @@ private:
                                                   "': values of type %" + std::to_string(typeId) +
                                                   " are not supported");
     value.isPointer = type.kind == Type::Kind::Pointer;
+    {
+      const Type &element = type.kind == Type::Kind::Vector ? typeOf(module_, type.element) : type;
+      if (element.kind == Type::Kind::Int && element.width != 8 && element.width != 16 &&
+          element.width != 32 && element.width != 64)
+        value.narrowBits = element.width;
+    }
     value.offset = allocate(value.components * value.elementBytes(), varying);
     return value;
   }
@@ -335,6 +350,47 @@ private:
   }
 
   void lowerInstruction(Instruction &instruction, uint32_t blockNumber);
+
+  // A uniform register holding `value` in every component of `like`'s form.
+  uint32_t splatConstant(const Value &like, uint64_t value) {
+    Value constant = like;
+    constant.varying = false;
+    constant.offset = allocate(like.components * like.elementBytes(), false);
+    runtime::ConstantRegister reg;
+    reg.offset = constant.offset;
+    for (uint32_t c = 0; c < like.components; ++c) {
+      const auto *bytes = reinterpret_cast<const std::byte *>(&value);
+      reg.bytes.insert(reg.bytes.end(), bytes, bytes + like.elementBytes());
+    }
+    code_.constants.push_back(std::move(reg));
+    return constant.offset;
+  }
+
+  // Keeps an arbitrary-width integer result zero-extended in its register.
+  void truncateNarrow(const Value &value) {
+    if (!value.narrowBits || value.kind != Value::Kind::Register || value.scalar == Scalar::Bool)
+      return;
+    const uint32_t mask = splatConstant(value, (uint64_t(1) << value.narrowBits) - 1);
+    emit(runtime::binaryHandler(runtime::BinaryOp::BitwiseAnd, value.scalar,
+                                Shape{value.varying, {value.varying, false}}),
+         value.offset, {value.offset, mask}, value.components);
+  }
+
+  // Operations that read the sign of an arbitrary-width integer are not
+  // implemented: they would need it sign-extended.
+  void checkNarrowOperation(const Value &operand, const Instruction &instruction) {
+    if (!operand.narrowBits)
+      return;
+    switch (instruction.opcode) {
+    case spv::OpSDiv: case spv::OpSRem: case spv::OpSMod: case spv::OpShiftRightArithmetic:
+    case spv::OpSGreaterThan: case spv::OpSGreaterThanEqual: case spv::OpSLessThan:
+    case spv::OpSLessThanEqual:
+      fail(instruction, "signed operations on " + std::to_string(operand.narrowBits) +
+                            "-bit integers are not supported");
+    default:
+      break;
+    }
+  }
   void lowerExtInst(const Instruction &instruction, const Value &result);
   void lowerAccessChain(const Instruction &instruction, const Value &result);
   void loadInto(const Value &pointer, uint64_t displacement, uint32_t typeId, const Value &result);
@@ -1127,14 +1183,18 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
 
   if (auto binary = binaryOp(op)) {
     const Value &a = operand(0), &b = operand(1);
+    checkNarrowOperation(a, instruction);
     emit(runtime::binaryHandler(*binary, a.scalar, Shape{result().varying, {a.varying, b.varying}}),
          result().offset, {a.offset, b.offset}, result().components);
+    truncateNarrow(result());
     return;
   }
   if (auto unary = unaryOp(op)) {
     const Value &a = operand(0);
+    checkNarrowOperation(a, instruction);
     emit(runtime::unaryHandler(*unary, a.scalar, Shape{result().varying, {a.varying}}),
          result().offset, {a.offset}, result().components);
+    truncateNarrow(result());
     return;
   }
   if (auto atomic = atomicOp(op)) {
@@ -1252,10 +1312,14 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
         op == spv::OpSatConvertSToU || op == spv::OpSatConvertUToS ||
         module_.hasDecoration(instruction.result, spv::DecorationSaturatedConversion);
     const runtime::Rounding rounding = roundingOf(module_, instruction.result);
+    if (a.narrowBits && fromSigned)
+      fail(instruction, "sign extension of " + std::to_string(a.narrowBits) +
+                            "-bit integers is not supported");
     emit(runtime::convertHandler({a.scalar, fromSigned}, {r.scalar, toSigned}, rounding, saturate,
                                  Shape{r.varying, {a.varying}}),
          r.offset, {a.offset}, r.components,
          static_cast<uint32_t>(rounding) | (saturate ? 0x100u : 0u));
+    truncateNarrow(r);
     return;
   }
   case spv::OpBitcast:
@@ -1272,7 +1336,10 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
     return;
   }
   case spv::OpCopyObject:
+  case spv::OpExpectKHR: // __builtin_expect: the value itself
     copyValue(operand(0), result());
+    return;
+  case spv::OpAssumeTrueKHR: // __builtin_assume: a hint
     return;
 
   case spv::OpCompositeConstruct: {

@@ -44,6 +44,9 @@ constexpr spv::Capability kSupportedCapabilities[] = {
     // -cl-unsafe-math-optimizations: more FPFastMathMode flags, hints only
     // (computing the exact result is always allowed).
     spv::CapabilityFPFastMathModeINTEL,
+    // Arbitrary-width integers: clang narrows switch selectors (i & 3 becomes
+    // an i2); the lowering keeps them zero-extended in the next wider type.
+    spv::CapabilityArbitraryPrecisionIntegersINTEL,
 };
 
 constexpr std::string_view kSupportedExtensions[] = {
@@ -54,6 +57,7 @@ constexpr std::string_view kSupportedExtensions[] = {
     "SPV_INTEL_subgroups",
     "SPV_INTEL_optnone",
     "SPV_INTEL_fp_fast_math_mode",
+    "SPV_INTEL_arbitrary_precision_integers",
 };
 
 constexpr std::string_view kSupportedExtInstSets[] = {"OpenCL.std"};

@@ -1,0 +1,396 @@
+#include "spirv/compiler.h"
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <sstream>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace lanewise::spirv {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Runs a program (no shell) and collects what it writes to stdout and stderr.
+int runProcess(const std::vector<std::string> &arguments, std::string &output) {
+  int pipeEnds[2];
+  if (pipe(pipeEnds) != 0)
+    return -1;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDERR_FILENO);
+  posix_spawn_file_actions_addclose(&actions, pipeEnds[0]);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  std::vector<char *> argv;
+  for (const std::string &argument : arguments)
+    argv.push_back(const_cast<char *>(argument.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(pipeEnds[1]);
+  if (spawned != 0) {
+    close(pipeEnds[0]);
+    output = std::string("cannot run ") + arguments[0] + ": " + std::strerror(spawned) + "\n";
+    return -1;
+  }
+  std::array<char, 4096> chunk;
+  for (;;) {
+    const ssize_t count = read(pipeEnds[0], chunk.data(), chunk.size());
+    if (count > 0)
+      output.append(chunk.data(), static_cast<size_t>(count));
+    else if (count == 0 || errno != EINTR)
+      break;
+  }
+  close(pipeEnds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool isExecutable(const std::string &path) { return access(path.c_str(), X_OK) == 0; }
+
+std::string onPath(const std::string &name) {
+  const char *path = std::getenv("PATH");
+  std::istringstream directories(path ? path : "/usr/bin:/bin");
+  for (std::string directory; std::getline(directories, directory, ':');)
+    if (!directory.empty() && isExecutable(directory + "/" + name))
+      return directory + "/" + name;
+  return {};
+}
+
+std::string firstLine(const std::string &text) { return text.substr(0, text.find('\n')); }
+
+std::optional<Toolchain> locate() {
+  Toolchain toolchain;
+  const char *clang = std::getenv("LANEWISE_CLANG");
+  const char *translator = std::getenv("LANEWISE_LLVM_SPIRV");
+  if (clang && *clang && translator && *translator) {
+    toolchain.clang = clang;
+    toolchain.llvmSpirv = translator;
+  } else {
+    for (int version = 18; version >= 14 && toolchain.clang.empty(); --version) {
+      const std::string n = std::to_string(version);
+      const std::string directory = "/usr/lib/llvm-" + n + "/bin/";
+      std::string c = onPath("clang-" + n);
+      if (c.empty() && isExecutable(directory + "clang"))
+        c = directory + "clang";
+      std::string t = onPath("llvm-spirv-" + n);
+      if (t.empty() && isExecutable(directory + "llvm-spirv"))
+        t = directory + "llvm-spirv";
+      if (!c.empty() && !t.empty()) {
+        toolchain.clang = c;
+        toolchain.llvmSpirv = t;
+        toolchain.majorVersion = version;
+      }
+    }
+  }
+  if (toolchain.clang.empty() || !isExecutable(toolchain.clang) ||
+      !isExecutable(toolchain.llvmSpirv))
+    return std::nullopt;
+  std::string clangVersion, translatorVersion;
+  if (runProcess({toolchain.clang, "--version"}, clangVersion) != 0)
+    return std::nullopt;
+  runProcess({toolchain.llvmSpirv, "--version"}, translatorVersion);
+  toolchain.identity = firstLine(clangVersion) + " | " + firstLine(translatorVersion);
+  return toolchain;
+}
+
+// Splits an option string at white space, honouring double quotes.
+std::vector<std::string> splitOptions(const std::string &text) {
+  std::vector<std::string> words;
+  std::string word;
+  bool quoted = false, any = false;
+  for (char c : text) {
+    if (c == '"') {
+      quoted = !quoted;
+      any = true;
+    } else if (!quoted && std::isspace(static_cast<unsigned char>(c))) {
+      if (any)
+        words.push_back(word);
+      word.clear();
+      any = false;
+    } else {
+      word += c;
+      any = true;
+    }
+  }
+  if (any)
+    words.push_back(word);
+  return words;
+}
+
+// 128-bit FNV-1a, for cache keys.
+struct Hash {
+  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+  void add(const std::string &text) {
+    for (unsigned char c : text) {
+      a = (a ^ c) * 0x100000001b3ull;
+      b = (b ^ c) * 0x100000001b3ull + 1;
+    }
+    a = (a ^ 0xff) * 0x100000001b3ull; // separator
+  }
+  std::string hex() const {
+    char text[33];
+    std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(a),
+                  static_cast<unsigned long long>(b));
+    return text;
+  }
+};
+
+std::optional<fs::path> cacheDirectory() {
+  if (const char *off = std::getenv("LANEWISE_CACHE"); off && std::string(off) == "0")
+    return std::nullopt;
+  if (const char *dir = std::getenv("LANEWISE_CACHE_DIR"); dir && *dir)
+    return fs::path(dir);
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
+    return fs::path(xdg) / "lanewise";
+  if (const char *home = std::getenv("HOME"); home && *home)
+    return fs::path(home) / ".cache" / "lanewise";
+  return std::nullopt;
+}
+
+bool readFile(const fs::path &path, std::string &contents) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    return false;
+  contents.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  return true;
+}
+
+// Writes through a unique temporary name and renames: readers see the whole
+// file or none.
+void writeAtomically(const fs::path &path, const std::string &contents) {
+  const fs::path temporary =
+      path.string() + ".tmp." + std::to_string(getpid()) + "." + std::to_string(std::rand());
+  {
+    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+    if (!file)
+      return;
+    file.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    if (!file)
+      return;
+  }
+  std::error_code error;
+  fs::rename(temporary, path, error);
+  if (error)
+    fs::remove(temporary, error);
+}
+
+bool isSpirv(const std::string &bytes) {
+  if (bytes.size() < 20 || bytes.size() % 4 != 0)
+    return false;
+  uint32_t magic = 0;
+  std::memcpy(&magic, bytes.data(), 4);
+  return magic == 0x07230203;
+}
+
+std::vector<uint32_t> toWords(const std::string &bytes) {
+  std::vector<uint32_t> words(bytes.size() / 4);
+  std::memcpy(words.data(), bytes.data(), words.size() * 4);
+  return words;
+}
+
+} // namespace
+
+const std::optional<Toolchain> &findToolchain() {
+  static const std::optional<Toolchain> toolchain = locate();
+  return toolchain;
+}
+
+TranslatedOptions translateBuildOptions(const std::string &options, const CompilerTarget &target) {
+  TranslatedOptions result;
+  std::string standard = target.defaultStandard;
+  std::string optimisation = "-O2";
+  const std::vector<std::string> words = splitOptions(options);
+  // Options of the OpenCL C compiler that clang -cc1 takes as they are.
+  static const char *const passThrough[] = {
+      "-w", "-Werror", "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
+      "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-single-precision-constant",
+      "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt",
+      "-cl-uniform-work-group-size"};
+  // Options that change nothing in the SPIR-V: argument information is
+  // always kept; link options are for clLinkProgram.
+  static const char *const accepted[] = {"-cl-kernel-arg-info", "-cl-no-subgroup-ifp",
+                                         "-cl-strict-aliasing", "-create-library",
+                                         "-enable-link-options"};
+  for (size_t i = 0; i < words.size(); ++i) {
+    const std::string &word = words[i];
+    auto is = [&](const char *const *list, size_t count) {
+      for (size_t k = 0; k < count; ++k)
+        if (word == list[k])
+          return true;
+      return false;
+    };
+    if (is(passThrough, std::size(passThrough))) {
+      result.clang.push_back(word);
+    } else if (is(accepted, std::size(accepted))) {
+    } else if (word == "-cl-opt-disable") {
+      optimisation = "-O0";
+    } else if (word == "-g") {
+      result.debugInfo = true;
+    } else if ((word == "-D" || word == "-I") && i + 1 < words.size()) {
+      result.clang.push_back(word);
+      result.clang.push_back(words[++i]);
+    } else if (word.size() > 2 && (word.rfind("-D", 0) == 0 || word.rfind("-I", 0) == 0)) {
+      result.clang.push_back(word.substr(0, 2));
+      result.clang.push_back(word.substr(2));
+    } else if (word.rfind("-cl-std=", 0) == 0) {
+      const std::string version = word.substr(8);
+      if (version != "CL1.0" && version != "CL1.1" && version != "CL1.2" && version != "CL2.0" &&
+          version != "CL3.0") {
+        result.unknown = word;
+        return result;
+      }
+      standard = version;
+    } else {
+      result.unknown = word;
+      return result;
+    }
+  }
+  std::string extensions = "-cl-ext=-all";
+  for (const std::string &extension : target.extensions)
+    extensions += ",+" + extension;
+  result.clang.insert(result.clang.begin(), {"-cl-std=" + standard, extensions, optimisation});
+  for (const std::string &macro : target.macros) {
+    result.clang.push_back("-D");
+    result.clang.push_back(macro);
+  }
+  if (result.debugInfo)
+    for (const char *flag : {"-debug-info-kind=constructor", "-dwarf-version=5"})
+      result.clang.push_back(flag);
+  return result;
+}
+
+CompileResult compileOpenCLC(const CompileRequest &request) {
+  CompileResult result;
+  const TranslatedOptions translated = translateBuildOptions(request.options, request.target);
+  if (!translated.unknown.empty()) {
+    result.status = CompileResult::Status::InvalidOptions;
+    result.log = "error: unknown or invalid build option '" + translated.unknown + "'\n";
+    return result;
+  }
+  const std::optional<Toolchain> &toolchain = findToolchain();
+  if (!toolchain) {
+    result.status = CompileResult::Status::CompilerNotAvailable;
+    result.log = "error: no OpenCL C compiler found: Lanewise needs clang and llvm-spirv of one "
+                 "LLVM version (on Debian 12: apt-get install clang-14 llvm-spirv-14), or "
+                 "LANEWISE_CLANG and LANEWISE_LLVM_SPIRV naming them\n";
+    return result;
+  }
+
+  Hash key;
+  key.add(toolchain->identity);
+  for (const std::string &argument : translated.clang)
+    key.add(argument);
+  key.add(request.source);
+  for (const auto &[name, text] : request.headers) {
+    key.add(name);
+    key.add(text);
+  }
+  // -I folders are read by clang: a build that names one is not cached.
+  bool cacheable = true;
+  for (size_t i = 0; i + 1 < translated.clang.size(); ++i)
+    cacheable &= translated.clang[i] != "-I";
+  const std::optional<fs::path> cache = cacheable ? cacheDirectory() : std::nullopt;
+  const std::string name = key.hex();
+  if (cache) {
+    std::string bytes, log;
+    if (readFile(*cache / (name + ".spv"), bytes) && isSpirv(bytes)) {
+      readFile(*cache / (name + ".log"), log);
+      result.status = CompileResult::Status::Success;
+      result.spirv = toWords(bytes);
+      result.log = log;
+      result.fromCache = true;
+      return result;
+    }
+  }
+
+  std::error_code error;
+  const char *temporaryRoot = std::getenv("TMPDIR");
+  std::string pattern = std::string(temporaryRoot && *temporaryRoot ? temporaryRoot : "/tmp") +
+                        "/lanewise-build-XXXXXX";
+  if (!mkdtemp(pattern.data())) {
+    result.log = "error: cannot create a temporary folder for the compiler\n";
+    return result;
+  }
+  const fs::path work = pattern;
+  struct Cleanup {
+    fs::path path;
+    ~Cleanup() {
+      std::error_code ignored;
+      fs::remove_all(path, ignored);
+    }
+  } cleanup{work};
+
+  const fs::path source = work / "program.cl", bitcode = work / "program.bc",
+                 spirvFile = work / "program.spv";
+  {
+    std::ofstream file(source, std::ios::binary);
+    file << request.source;
+  }
+  std::vector<std::string> clang = {toolchain->clang, "-cc1", "-triple", "spir64",
+                                    "-emit-llvm-bc", "-finclude-default-header"};
+  clang.insert(clang.end(), translated.clang.begin(), translated.clang.end());
+  if (!request.headers.empty()) {
+    const fs::path include = work / "include";
+    for (const auto &[headerName, text] : request.headers) {
+      const fs::path path = include / headerName;
+      fs::create_directories(path.parent_path(), error);
+      std::ofstream file(path, std::ios::binary);
+      file << text;
+    }
+    clang.push_back("-I");
+    clang.push_back(include.string());
+  }
+  clang.insert(clang.end(), {"-o", bitcode.string(), "-x", "cl", source.string()});
+
+  std::string diagnostics;
+  const int clangStatus = runProcess(clang, diagnostics);
+  // The diagnostics name the source by its temporary path; show it as the
+  // program's source.
+  for (size_t at; (at = diagnostics.find(source.string())) != std::string::npos;)
+    diagnostics.replace(at, source.string().size(), "program.cl");
+  result.log = diagnostics;
+  if (clangStatus != 0) {
+    result.status = CompileResult::Status::Failure;
+    return result;
+  }
+  std::string translatorOutput;
+  const int translatorStatus =
+      runProcess({toolchain->llvmSpirv, "--spirv-max-version=1.4", "--spirv-ext=+all",
+                  "--preserve-ocl-kernel-arg-type-metadata-through-string",
+                  "--spirv-allow-extra-diexpressions", bitcode.string(), "-o", spirvFile.string()},
+                 translatorOutput);
+  std::string bytes;
+  if (translatorStatus != 0 || !readFile(spirvFile, bytes) || !isSpirv(bytes)) {
+    result.status = CompileResult::Status::Failure;
+    result.log += "error: llvm-spirv could not translate the program:\n" + translatorOutput;
+    return result;
+  }
+  result.status = CompileResult::Status::Success;
+  result.spirv = toWords(bytes);
+  if (cache) {
+    fs::create_directories(*cache, error);
+    writeAtomically(*cache / (name + ".log"), result.log);
+    writeAtomically(*cache / (name + ".spv"), bytes);
+  }
+  return result;
+}
+
+} // namespace lanewise::spirv

@@ -1,0 +1,60 @@
+// The OpenCL C compiler driver: OpenCL C source to SPIR-V with clang and
+// llvm-spirv, run as child processes, with a disk cache of the results.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace lanewise::spirv {
+
+// A clang and an llvm-spirv of one LLVM major version.
+struct Toolchain {
+  std::string clang, llvmSpirv;
+  int majorVersion = 0;
+  std::string identity; // versions of both tools, part of the cache key
+};
+
+// Finds the tools: LANEWISE_CLANG and LANEWISE_LLVM_SPIRV when set, else
+// clang-N and llvm-spirv-N on PATH or under /usr/lib/llvm-N/bin, N from 18
+// down to 14. Looked up once per process.
+const std::optional<Toolchain> &findToolchain();
+
+// What the device offers the OpenCL C code: the -cl-ext list and macros.
+struct CompilerTarget {
+  std::vector<std::string> extensions; // e.g. cl_khr_fp64, __opencl_c_int64
+  std::vector<std::string> macros;     // -D definitions the headers need
+  std::string defaultStandard = "CL1.2";
+};
+
+struct CompileRequest {
+  std::string source;
+  std::string options; // OpenCL build options, as given to clBuildProgram
+  // Embedded headers of clCompileProgram: include name and text.
+  std::vector<std::pair<std::string, std::string>> headers;
+  CompilerTarget target;
+};
+
+struct CompileResult {
+  enum class Status { Success, InvalidOptions, CompilerNotAvailable, Failure };
+  Status status = Status::Failure;
+  std::vector<uint32_t> spirv;
+  std::string log; // clang's diagnostics, verbatim, or the reason for the failure
+  bool fromCache = false;
+};
+
+// Compiles `request` to SPIR-V (1.4 at most). Never throws.
+CompileResult compileOpenCLC(const CompileRequest &request);
+
+// The clang -cc1 arguments for an OpenCL build option string, or the first
+// option that is not an OpenCL build option (in `unknown`).
+struct TranslatedOptions {
+  std::vector<std::string> clang;
+  std::string unknown;
+  bool debugInfo = false;
+};
+TranslatedOptions translateBuildOptions(const std::string &options, const CompilerTarget &target);
+
+} // namespace lanewise::spirv
