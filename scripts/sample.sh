@@ -7,3 +7,5 @@ build=${LANEWISE_BUILD_DIR:-$root/build}
 bash "$root/scripts/build.sh"
 export OCL_ICD_VENDORS="$build/icd/liblanewise.so"
 "$build/samples/lanewise-hello"
+echo
+"$build/samples/lanewise-saxpy"
