@@ -22,7 +22,7 @@ using Handler = void (*)(const Instruction &, ExecutionState &);
 
 // The element types handlers are specialised for. Integers are held
 // unsigned; an operation that cares about the sign says so itself.
-enum class Scalar : std::uint8_t { Bool, I8, I16, I32, I64, F16, F32, F64 };
+enum class Scalar : std::uint8_t { Bool, I8, I16, I32, I64, I128, F16, F32, F64 };
 
 constexpr std::uint32_t scalarSize(Scalar s) {
   switch (s) {
@@ -38,6 +38,8 @@ constexpr std::uint32_t scalarSize(Scalar s) {
   case Scalar::I64:
   case Scalar::F64:
     return 8;
+  case Scalar::I128:
+    return 16;
   }
   return 0;
 }

@@ -193,8 +193,12 @@ template <typename T, UnaryOp Op> inline auto applyUnary(T a) {
     return T(T(0) - a);
   else if constexpr (Op == Not)
     return T(~a);
-  else if constexpr (Op == BitCount)
-    return T(std::popcount(a));
+  else if constexpr (Op == BitCount) {
+    if constexpr (sizeof(T) == 16)
+      return T(std::popcount(std::uint64_t(a)) + std::popcount(std::uint64_t(a >> 64)));
+    else
+      return T(std::popcount(a));
+  }
   else if constexpr (Op == BitReverse)
     return reverseBits(a);
   else if constexpr (Op == FNegate)
@@ -439,7 +443,7 @@ Handler anyAllHandler(bool all, const Shape &shape) {
 Handler extendedHandler(ExtendedOp op, Scalar type, const Shape &shape) {
   return withScalar(type, [&]<Scalar S>() -> Handler {
     using T = ScalarT<S>;
-    if constexpr (std::is_integral_v<T> && S != Scalar::Bool) {
+    if constexpr (std::is_integral_v<T> && S != Scalar::Bool && S != Scalar::I128) {
       switch (op) {
       case ExtendedOp::IAddCarry:
         return shaped2<Extended<T, ExtendedOp::IAddCarry>>(shape);

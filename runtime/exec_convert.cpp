@@ -25,6 +25,9 @@ template <typename F> auto withNumeric(NumericType t, F &&f) {
   case Scalar::I64:
     return t.isSigned ? f.template operator()<std::int64_t>()
                       : f.template operator()<std::uint64_t>();
+  case Scalar::I128:
+    return t.isSigned ? f.template operator()<__int128>()
+                      : f.template operator()<unsigned __int128>();
   case Scalar::F16:
     return f.template operator()<half>();
   case Scalar::F32:

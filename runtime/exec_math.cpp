@@ -39,7 +39,7 @@ template <Math F> Handler forFunction(Scalar type, const Shape &shape) {
   return withScalar(type, [&]<Scalar S>() -> Handler {
     using T = ScalarT<S>;
     constexpr bool integer = builtins::isIntegerFunction(F);
-    if constexpr (S == Scalar::Bool || integer != std::is_integral_v<T>) {
+    if constexpr (S == Scalar::Bool || S == Scalar::I128 || integer != std::is_integral_v<T>) {
       return nullptr;
     } else {
       constexpr int arity = builtins::operandCount(F);

@@ -69,6 +69,8 @@ void copyRegister(const RegisterCopy &copy, const ExecutionState &state,
     return copyElements<std::uint16_t>(copy, state, mask);
   case 4:
     return copyElements<std::uint32_t>(copy, state, mask);
+  case 16:
+    return copyElements<unsigned __int128>(copy, state, mask);
   default:
     return copyElements<std::uint64_t>(copy, state, mask);
   }

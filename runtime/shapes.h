@@ -18,6 +18,7 @@ template <> struct ScalarType<Scalar::I8> { using type = std::uint8_t; };
 template <> struct ScalarType<Scalar::I16> { using type = std::uint16_t; };
 template <> struct ScalarType<Scalar::I32> { using type = std::uint32_t; };
 template <> struct ScalarType<Scalar::I64> { using type = std::uint64_t; };
+template <> struct ScalarType<Scalar::I128> { using type = unsigned __int128; };
 template <> struct ScalarType<Scalar::F16> { using type = half; };
 template <> struct ScalarType<Scalar::F32> { using type = float; };
 template <> struct ScalarType<Scalar::F64> { using type = double; };
@@ -31,6 +32,7 @@ template <> struct Bits<1> { using type = std::uint8_t; };
 template <> struct Bits<2> { using type = std::uint16_t; };
 template <> struct Bits<4> { using type = std::uint32_t; };
 template <> struct Bits<8> { using type = std::uint64_t; };
+template <> struct Bits<16> { using type = unsigned __int128; };
 template <std::uint32_t Bytes> using BitsT = typename Bits<Bytes>::type;
 
 // Calls f.template operator()<T>() with the C++ type of `s`; returns what f
@@ -47,6 +49,8 @@ template <typename F> auto withScalar(Scalar s, F &&f) {
     return f.template operator()<Scalar::I32>();
   case Scalar::I64:
     return f.template operator()<Scalar::I64>();
+  case Scalar::I128:
+    return f.template operator()<Scalar::I128>();
   case Scalar::F16:
     return f.template operator()<Scalar::F16>();
   case Scalar::F32:
@@ -65,6 +69,8 @@ template <typename F> auto withElementBytes(std::uint32_t bytes, F &&f) {
     return f.template operator()<2>();
   case 4:
     return f.template operator()<4>();
+  case 16:
+    return f.template operator()<16>();
   default:
     return f.template operator()<8>();
   }

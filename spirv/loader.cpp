@@ -45,6 +45,13 @@ Module widenedForValidation(const Module &module) {
                                 : instruction.operands[0] < 16 ? 16
                                 : instruction.operands[0] < 32 ? 32
                                                                : 64;
+  // Constants of integers wider than 64 bits keep their low 64 bits.
+  for (Instruction &instruction : copy.globals)
+    if ((instruction.opcode == spv::OpConstant || instruction.opcode == spv::OpSpecConstant) &&
+        instruction.operands.size() > 2) {
+      instruction.operands.resize(2);
+      instruction.operandLayout.back().wordCount = 2;
+    }
   // Types must be unique: fold every type that now repeats an earlier one.
   for (bool changed = true; changed;) {
     changed = false;
@@ -100,10 +107,10 @@ Module widenedForValidation(const Module &module) {
 std::vector<std::string> tooWideIntegers(const Module &module) {
   std::vector<std::string> problems;
   for (const Instruction &instruction : module.globals)
-    if (instruction.opcode == spv::OpTypeInt && instruction.operands.at(0) > 64)
+    if (instruction.opcode == spv::OpTypeInt && instruction.operands.at(0) > 128)
       problems.push_back(describe(instruction) + ": " +
                          std::to_string(instruction.operands[0]) +
-                         "-bit integers are not supported (at most 64 bits)");
+                         "-bit integers are not supported (at most 128 bits)");
   return problems;
 }
 

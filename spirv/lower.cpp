@@ -64,7 +64,9 @@ void writeConstant(const Module &module, uint32_t id, std::byte *out,
         std::memcpy(&bits, it->second.data(), std::min<size_t>(8, it->second.size()));
       }
     }
-    std::memcpy(out, &bits, size);
+    std::memcpy(out, &bits, std::min<uint64_t>(size, 8));
+    if (size > 8)
+      std::memcpy(out + 8, &constant->highBits, size - 8);
     return;
   }
   case Constant::Kind::Composite: {
@@ -108,6 +110,9 @@ struct Value {
 };
 
 constexpr uint32_t varyingAlignment = 64;
+// A Builtin value's `offset` is the component it points to, or this for the
+// whole built-in variable.
+constexpr uint32_t wholeBuiltin = 0xFFFFFFFFu;
 
 class KernelLowering {
 public:
@@ -166,12 +171,13 @@ private:
       default:
         // Arbitrary-width integers (clang narrows switch selectors to them)
         // live in the next standard width, kept zero-extended.
-        if (element->width == 0 || element->width > 64)
+        if (element->width == 0 || element->width > 128)
           return false;
         scalar = element->width < 8    ? Scalar::I8
                  : element->width < 16 ? Scalar::I16
                  : element->width < 32 ? Scalar::I32
-                                       : Scalar::I64;
+                 : element->width < 64 ? Scalar::I64
+                                       : Scalar::I128;
         return true;
       }
     case Type::Kind::Float:
@@ -288,6 +294,7 @@ private:
         fail(user, "Input variable %" + std::to_string(variable.id) + " is not a built-in");
       value.kind = Value::Kind::Builtin;
       value.builtin = static_cast<spv::BuiltIn>(builtin->operands.at(0));
+      value.offset = wholeBuiltin;
       return value;
     }
     value.offset = allocate(8, false);
@@ -352,7 +359,7 @@ private:
   void lowerInstruction(Instruction &instruction, uint32_t blockNumber);
 
   // A uniform register holding `value` in every component of `like`'s form.
-  uint32_t splatConstant(const Value &like, uint64_t value) {
+  uint32_t splatConstant(const Value &like, unsigned __int128 value) {
     Value constant = like;
     constant.varying = false;
     constant.offset = allocate(like.components * like.elementBytes(), false);
@@ -370,7 +377,8 @@ private:
   void truncateNarrow(const Value &value) {
     if (!value.narrowBits || value.kind != Value::Kind::Register || value.scalar == Scalar::Bool)
       return;
-    const uint32_t mask = splatConstant(value, (uint64_t(1) << value.narrowBits) - 1);
+    const uint32_t mask =
+        splatConstant(value, (static_cast<unsigned __int128>(1) << value.narrowBits) - 1);
     emit(runtime::binaryHandler(runtime::BinaryOp::BitwiseAnd, value.scalar,
                                 Shape{value.varying, {value.varying, false}}),
          value.offset, {value.offset, mask}, value.components);
@@ -1441,7 +1449,7 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
     const Value &pointer = operand(0);
     if (pointer.kind == Value::Kind::Builtin) {
       const Value &builtin = builtinRegister(pointer.builtin, instruction);
-      if (pointer.components == 0 || pointer.offset == 0xFFFFFFFFu) {
+      if (pointer.offset == wholeBuiltin) {
         values_[instruction.result] = builtin;
         return;
       }

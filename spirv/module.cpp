@@ -403,6 +403,12 @@ void Module::rebuildTables() {
         bits |= uint64_t(instruction.operands[1]) << 32;
       const Type *scalar = this->type(constant.type);
       constant.bits = scalar ? maskToWidth(bits, scalar->width) : bits;
+      if (scalar && scalar->width > 64 && instruction.operands.size() > 2) {
+        uint64_t high = word(instruction, 2);
+        if (instruction.operands.size() > 3)
+          high |= uint64_t(instruction.operands[3]) << 32;
+        constant.highBits = maskToWidth(high, scalar->width - 64);
+      }
       break;
     }
     case spv::OpConstantComposite:

@@ -186,6 +186,7 @@ struct Constant {
   // Scalar: the value's bits, masked to the type's width (an 8-bit -1 is
   // 0xff); Bool: 0 or 1. For a spec constant, the default value.
   uint64_t bits = 0;
+  uint64_t highBits = 0; // Scalar of more than 64 bits: bits 64 and up
   std::vector<uint32_t> constituents; // Composite
   bool isSpec = false;
   std::optional<uint32_t> specId; // the SpecId decoration of a spec constant
