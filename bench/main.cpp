@@ -1,0 +1,976 @@
+// lanewise-bench: runs the kernels of bench/kernels.cl on Lanewise and, in
+// the same process, on PoCL when the ICD loader lists it, and prints the
+// median time per kernel and the Lanewise/PoCL ratio. Every output is
+// checked against a C++ reference; a mismatch or a failure is an error
+// (exit status 1). Nothing is asserted about speed.
+//
+// Each kernel runs on each platform in a child process of its own (unless
+// --single-process), so that a crash is reported as that kernel's failure
+// and the other measurements still happen.
+//
+// Times are the median over the timed repetitions of the kernel command's
+// CL_PROFILING_COMMAND_START -> CL_PROFILING_COMMAND_END (queue created with
+// CL_QUEUE_PROFILING_ENABLE); the wall time from clEnqueueNDRangeKernel to
+// the end of clWaitForEvents is printed beside it.
+//
+// Run it through bench/run.sh, which points the ICD loader at both drivers.
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <cerrno>
+#include <csignal>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef LANEWISE_BENCH_SPV
+#define LANEWISE_BENCH_SPV ""
+#endif
+#ifndef LANEWISE_BENCH_SOURCE
+#define LANEWISE_BENCH_SOURCE ""
+#endif
+
+namespace {
+
+constexpr const char *lanewisePlatformName = "Lanewise";
+constexpr const char *poclPlatformName = "Portable Computing Language";
+
+// ---------------------------------------------------------------------------
+// Options
+
+struct Options {
+  std::string spvPath = LANEWISE_BENCH_SPV;
+  std::string sourcePath = LANEWISE_BENCH_SOURCE;
+  int warmup = 1;
+  int repeat = 5;
+  // The seam for when Lanewise compiles OpenCL C: build from source on every
+  // device that has a compiler, instead of preferring SPIR-V where it is
+  // accepted (CL_DEVICE_IL_VERSION).
+  bool preferSource = false;
+  // Run everything in this process instead of one child process per
+  // kernel and platform (shows state that leaks from kernel to kernel).
+  bool singleProcess = false;
+  std::vector<std::string> platforms; // "lanewise", "pocl"; empty: both
+  std::vector<std::string> kernels;   // empty: all
+  std::size_t vectorN = std::size_t{1} << 24;
+  int matmulN = 512;
+  int mandelSize = 512;
+  int mandelIter = 256;
+};
+
+void usage(std::FILE *out) {
+  std::fprintf(out,
+               "usage: lanewise-bench [options]\n"
+               "  --spv PATH          SPIR-V of kernels.cl for devices that take IL\n"
+               "                      (default: the one built with this program)\n"
+               "  --source PATH       kernels.cl for devices that compile OpenCL C\n"
+               "  --prefer-source     build from OpenCL C wherever a compiler is available\n"
+               "  --single-process    run every kernel in this process (default: each kernel on\n"
+               "                      each platform in a child process of its own)\n"
+               "  --platform NAME     lanewise or pocl (repeatable; default: both)\n"
+               "  --kernel NAME       vector_add, matmul_tiled or mandelbrot (repeatable)\n"
+               "  --warmup N          untimed runs per kernel (default 1)\n"
+               "  --repeat N          timed runs per kernel, median reported (default 5)\n"
+               "  --vector-n N        vector_add elements (default 16777216 = 2^24)\n"
+               "  --matmul-n N        matrix order, a multiple of 16 (default 512)\n"
+               "  --mandel-size N     mandelbrot image N x N, a multiple of 128 (default 512)\n"
+               "  --mandel-iter N     mandelbrot iteration limit (default 256)\n");
+}
+
+Options parseOptions(int argc, char **argv) {
+  Options o;
+  auto value = [&](int &i) -> std::string {
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "lanewise-bench: %s needs a value\n", argv[i]);
+      std::exit(2);
+    }
+    return argv[++i];
+  };
+  auto number = [&](int &i) -> long long {
+    const std::string flag = argv[i];
+    const std::string text = value(i);
+    char *end = nullptr;
+    const long long n = std::strtoll(text.c_str(), &end, 0);
+    if (!end || *end || n <= 0) {
+      std::fprintf(stderr, "lanewise-bench: %s wants a positive number, not '%s'\n",
+                   flag.c_str(), text.c_str());
+      std::exit(2);
+    }
+    return n;
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--spv")
+      o.spvPath = value(i);
+    else if (a == "--source")
+      o.sourcePath = value(i);
+    else if (a == "--prefer-source")
+      o.preferSource = true;
+    else if (a == "--single-process")
+      o.singleProcess = true;
+    else if (a == "--platform") {
+      std::string p = value(i);
+      std::transform(p.begin(), p.end(), p.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (p != "lanewise" && p != "pocl") {
+        std::fprintf(stderr, "lanewise-bench: unknown platform '%s'\n", p.c_str());
+        std::exit(2);
+      }
+      o.platforms.push_back(p);
+    } else if (a == "--kernel")
+      o.kernels.push_back(value(i));
+    else if (a == "--warmup") {
+      const std::string text = value(i);
+      o.warmup = std::atoi(text.c_str());
+      if (o.warmup < 0)
+        o.warmup = 0;
+    } else if (a == "--repeat")
+      o.repeat = static_cast<int>(number(i));
+    else if (a == "--vector-n")
+      o.vectorN = static_cast<std::size_t>(number(i));
+    else if (a == "--matmul-n")
+      o.matmulN = static_cast<int>(number(i));
+    else if (a == "--mandel-size")
+      o.mandelSize = static_cast<int>(number(i));
+    else if (a == "--mandel-iter")
+      o.mandelIter = static_cast<int>(number(i));
+    else if (a == "-h" || a == "--help") {
+      usage(stdout);
+      std::exit(0);
+    } else {
+      std::fprintf(stderr, "lanewise-bench: unknown option '%s'\n", a.c_str());
+      usage(stderr);
+      std::exit(2);
+    }
+  }
+  if (o.matmulN % 16 != 0 || o.mandelSize % 128 != 0 || o.vectorN % 128 != 0) {
+    std::fprintf(stderr, "lanewise-bench: --matmul-n must be a multiple of 16, --mandel-size "
+                         "and --vector-n multiples of 128\n");
+    std::exit(2);
+  }
+  return o;
+}
+
+// ---------------------------------------------------------------------------
+// OpenCL helpers
+
+struct ClError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void check(cl_int err, const char *what) {
+  if (err != CL_SUCCESS)
+    throw ClError(std::string(what) + " failed with error " + std::to_string(err));
+}
+
+std::string platformText(cl_platform_id platform, cl_platform_info param) {
+  std::size_t size = 0;
+  if (clGetPlatformInfo(platform, param, 0, nullptr, &size) != CL_SUCCESS || size == 0)
+    return {};
+  std::string text(size, '\0');
+  clGetPlatformInfo(platform, param, size, text.data(), nullptr);
+  return text.c_str();
+}
+
+std::string deviceText(cl_device_id device, cl_device_info param) {
+  std::size_t size = 0;
+  if (clGetDeviceInfo(device, param, 0, nullptr, &size) != CL_SUCCESS || size == 0)
+    return {};
+  std::string text(size, '\0');
+  clGetDeviceInfo(device, param, size, text.data(), nullptr);
+  return text.c_str();
+}
+
+template <typename T> T deviceValue(cl_device_id device, cl_device_info param) {
+  T value{};
+  clGetDeviceInfo(device, param, sizeof value, &value, nullptr);
+  return value;
+}
+
+std::optional<std::string> readFile(const std::string &path) {
+  if (path.empty())
+    return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return std::nullopt;
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// Releases an OpenCL object when it goes out of scope.
+template <typename T, cl_int (*Release)(T)> struct Handle {
+  T object = nullptr;
+  Handle() = default;
+  explicit Handle(T o) : object(o) {}
+  Handle(const Handle &) = delete;
+  Handle &operator=(const Handle &) = delete;
+  Handle(Handle &&other) noexcept : object(std::exchange(other.object, nullptr)) {}
+  Handle &operator=(Handle &&other) noexcept {
+    std::swap(object, other.object);
+    return *this;
+  }
+  ~Handle() {
+    if (object)
+      Release(object);
+  }
+  T get() const { return object; }
+};
+using Context = Handle<cl_context, clReleaseContext>;
+using Queue = Handle<cl_command_queue, clReleaseCommandQueue>;
+using Program = Handle<cl_program, clReleaseProgram>;
+using Kernel = Handle<cl_kernel, clReleaseKernel>;
+using Mem = Handle<cl_mem, clReleaseMemObject>;
+using Event = Handle<cl_event, clReleaseEvent>;
+
+// ---------------------------------------------------------------------------
+// Devices
+
+struct Device {
+  std::string label;        // "Lanewise" or "PoCL"
+  bool present = false;     // the loader lists the platform
+  std::string setupError;   // why it cannot run anything
+  cl_device_id device = nullptr;
+  std::string deviceName, platformVersion, threads, form;
+  Context context;
+  Queue queue;
+  Program program;
+};
+
+std::string lanewiseThreads() {
+  if (const char *text = std::getenv("LANEWISE_THREADS")) {
+    const long value = std::strtol(text, nullptr, 10);
+    if (value > 0)
+      return std::to_string(value) + " (LANEWISE_THREADS)";
+  }
+  return std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " (all cores)";
+}
+
+std::string poclThreads(cl_device_id device) {
+  std::string text = std::to_string(deviceValue<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS)) +
+                     " (compute units";
+  if (const char *cap = std::getenv("POCL_MAX_PTHREAD_COUNT"))
+    text += std::string(", POCL_MAX_PTHREAD_COUNT=") + cap;
+  return text + ")";
+}
+
+// Builds kernels.cl for `d`: SPIR-V through clCreateProgramWithIL when the
+// device accepts SPIR-V (CL_DEVICE_IL_VERSION), else OpenCL C through
+// clCreateProgramWithSource; --prefer-source reverses the preference
+// wherever the device has a compiler.
+void buildProgram(Device &d, const Options &o) {
+  const std::string il = deviceText(d.device, CL_DEVICE_IL_VERSION);
+  const bool compiler = deviceValue<cl_bool>(d.device, CL_DEVICE_COMPILER_AVAILABLE) == CL_TRUE;
+  const std::optional<std::string> spv = readFile(o.spvPath);
+  const std::optional<std::string> source = readFile(o.sourcePath);
+  const bool canIL = il.find("SPIR-V") != std::string::npos && spv && !spv->empty();
+  const bool canSource = compiler && source && !source->empty();
+  const bool useSource = canSource && (o.preferSource || !canIL);
+  if (!useSource && !canIL) {
+    throw ClError("cannot build the kernels: the device takes " +
+                  (il.empty() ? std::string("no IL") : "IL '" + il + "'") +
+                  (compiler ? ", has a compiler" : ", has no compiler") + "; SPIR-V " +
+                  (spv ? "read from " + o.spvPath : "not readable at '" + o.spvPath + "'") +
+                  ", source " +
+                  (source ? "read from " + o.sourcePath
+                          : "not readable at '" + o.sourcePath + "'"));
+  }
+  cl_int err = CL_SUCCESS;
+  cl_program program = nullptr;
+  if (useSource) {
+    const char *text = source->c_str();
+    const std::size_t length = source->size();
+    program = clCreateProgramWithSource(d.context.get(), 1, &text, &length, &err);
+    check(err, "clCreateProgramWithSource");
+    d.form = "OpenCL C source (" + o.sourcePath + ")";
+  } else {
+    program = clCreateProgramWithIL(d.context.get(), spv->data(), spv->size(), &err);
+    check(err, "clCreateProgramWithIL");
+    d.form = "SPIR-V (" + o.spvPath + ")";
+  }
+  d.program = Program(program);
+  err = clBuildProgram(program, 1, &d.device, "", nullptr, nullptr);
+  if (err != CL_SUCCESS) {
+    std::size_t size = 0;
+    clGetProgramBuildInfo(program, d.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+    std::string log(size, '\0');
+    if (size)
+      clGetProgramBuildInfo(program, d.device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+    throw ClError("clBuildProgram (" + d.form + ") failed with error " + std::to_string(err) +
+                  "; build log:\n" + std::string(log.c_str()));
+  }
+}
+
+void setUpDevice(Device &d, cl_platform_id platform, const Options &o) {
+  d.platformVersion = platformText(platform, CL_PLATFORM_VERSION);
+  cl_device_id device = nullptr;
+  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr), "clGetDeviceIDs");
+  d.device = device;
+  d.deviceName = deviceText(device, CL_DEVICE_NAME);
+  d.threads = d.label == "Lanewise" ? lanewiseThreads() : poclThreads(device);
+  cl_int err = CL_SUCCESS;
+  const cl_context_properties properties[] = {
+      CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(platform), 0};
+  d.context = Context(clCreateContext(properties, 1, &device, nullptr, nullptr, &err));
+  check(err, "clCreateContext");
+  const cl_queue_properties queueProperties[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE,
+                                                 0};
+  d.queue = Queue(
+      clCreateCommandQueueWithProperties(d.context.get(), device, queueProperties, &err));
+  check(err, "clCreateCommandQueueWithProperties(CL_QUEUE_PROFILING_ENABLE)");
+  buildProgram(d, o);
+}
+
+// ---------------------------------------------------------------------------
+// Benchmarks
+
+// One kernel argument: a buffer the kernel reads, the buffer it writes
+// (filled with 0xff bytes before every run, so that a run that writes
+// nothing cannot pass), or a scalar.
+struct Arg {
+  enum Kind { Input, Output, Scalar } kind;
+  std::vector<unsigned char> bytes; // contents, output size, or scalar value
+};
+
+template <typename T> Arg inputArg(const std::vector<T> &data) {
+  const auto *p = reinterpret_cast<const unsigned char *>(data.data());
+  return {Arg::Input, std::vector<unsigned char>(p, p + data.size() * sizeof(T))};
+}
+template <typename T> Arg outputArg(std::size_t count) {
+  return {Arg::Output, std::vector<unsigned char>(count * sizeof(T))};
+}
+template <typename T> Arg scalarArg(T value) {
+  const auto *p = reinterpret_cast<const unsigned char *>(&value);
+  return {Arg::Scalar, std::vector<unsigned char>(p, p + sizeof(T))};
+}
+
+struct Benchmark {
+  std::string kernel;
+  std::string size;
+  cl_uint dims = 1;
+  std::size_t global[2] = {1, 1};
+  std::size_t local[2] = {1, 1};
+  std::vector<Arg> args;
+  // Returns "" when the output is right, else what is wrong.
+  std::function<std::string(const std::vector<unsigned char> &)> verify;
+  // Work per run, for throughput: amount and unit per second.
+  double work = 0;
+  const char *unit = "";
+};
+
+template <typename T> std::string showValue(T v) {
+  std::ostringstream s;
+  if constexpr (std::is_floating_point_v<T>)
+    s.precision(9);
+  s << v;
+  return s.str();
+}
+
+// Compares an output with the reference, exactly (the kernels are written
+// so that every correct implementation produces the same bits).
+template <typename T>
+std::string compareExact(const std::vector<T> &expected, const std::vector<unsigned char> &bytes,
+                         const std::function<std::string(std::size_t)> &where) {
+  std::vector<T> got(expected.size());
+  std::memcpy(got.data(), bytes.data(), got.size() * sizeof(T));
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    if (!(got[i] == expected[i]) && bad++ == 0)
+      first = i;
+  if (!bad)
+    return {};
+  return std::to_string(bad) + " of " + std::to_string(expected.size()) +
+         " values differ; first at " + where(first) + ": expected " +
+         showValue(expected[first]) + ", got " + showValue(got[first]);
+}
+
+// Deterministic pseudo-random numbers (the same on every run).
+struct Random {
+  std::uint64_t state;
+  explicit Random(std::uint64_t seed) : state(seed) {}
+  std::uint32_t next() {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::uint32_t>(state >> 33);
+  }
+  float unit() { return static_cast<float>(next() >> 8) * (1.0f / 16777216.0f); }
+};
+
+Benchmark vectorAdd(std::size_t n) {
+  std::vector<float> a(n), b(n), c(n);
+  Random r(1);
+  for (std::size_t i = 0; i < n; ++i) {
+    a[i] = r.unit() * 100.0f - 50.0f;
+    b[i] = r.unit() * 3.0f;
+    c[i] = a[i] + b[i];
+  }
+  Benchmark bm;
+  bm.kernel = "vector_add";
+  bm.size = "n=" + std::to_string(n);
+  bm.dims = 1;
+  bm.global[0] = n;
+  bm.local[0] = 128;
+  bm.args = {inputArg(a), inputArg(b), outputArg<float>(n),
+             scalarArg(static_cast<cl_uint>(n))};
+  bm.verify = [c = std::move(c)](const std::vector<unsigned char> &out) {
+    return compareExact(c, out, [](std::size_t i) { return "c[" + std::to_string(i) + "]"; });
+  };
+  bm.work = static_cast<double>(n) * 3 * sizeof(float) / 1e9;
+  bm.unit = "GB/s";
+  return bm;
+}
+
+Benchmark matmulTiled(int n) {
+  const std::size_t count = static_cast<std::size_t>(n) * n;
+  // Small integers: every partial sum is exact in float, so the result does
+  // not depend on the order of the additions.
+  std::vector<float> a(count), b(count), c(count, 0.0f);
+  Random r(2);
+  for (std::size_t i = 0; i < count; ++i) {
+    a[i] = static_cast<float>(static_cast<int>(r.next() % 9) - 4);
+    b[i] = static_cast<float>(static_cast<int>(r.next() % 9) - 4);
+  }
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k) {
+      const float aik = a[static_cast<std::size_t>(i) * n + k];
+      const float *brow = &b[static_cast<std::size_t>(k) * n];
+      float *crow = &c[static_cast<std::size_t>(i) * n];
+      for (int j = 0; j < n; ++j)
+        crow[j] += aik * brow[j];
+    }
+  Benchmark bm;
+  bm.kernel = "matmul_tiled";
+  bm.size = std::to_string(n) + "x" + std::to_string(n);
+  bm.dims = 2;
+  bm.global[0] = bm.global[1] = static_cast<std::size_t>(n);
+  bm.local[0] = bm.local[1] = 16;
+  bm.args = {inputArg(a), inputArg(b), outputArg<float>(count), scalarArg(static_cast<cl_int>(n))};
+  bm.verify = [c = std::move(c), n](const std::vector<unsigned char> &out) {
+    return compareExact(c, out, [n](std::size_t i) {
+      return "C[" + std::to_string(i / n) + "][" + std::to_string(i % n) + "]";
+    });
+  };
+  bm.work = 2.0 * n * n * static_cast<double>(n) / 1e9;
+  bm.unit = "GFLOP/s";
+  return bm;
+}
+
+Benchmark mandelbrot(int size, int maxIter) {
+  const int width = size, height = size;
+  const float x0 = -2.25f, y0 = -1.5f;
+  const float dx = 3.0f / static_cast<float>(width), dy = 3.0f / static_cast<float>(height);
+  std::vector<cl_int> counts(static_cast<std::size_t>(width) * height);
+  double iterations = 0;
+  for (int py = 0; py < height; ++py)
+    for (int px = 0; px < width; ++px) {
+      // The kernel's arithmetic, operation for operation (no contraction).
+      const float cr = x0 + static_cast<float>(px) * dx;
+      const float ci = y0 + static_cast<float>(py) * dy;
+      float zr = 0.0f, zi = 0.0f;
+      int it = 0;
+      while (it < maxIter) {
+        const float zr2 = zr * zr;
+        const float zi2 = zi * zi;
+        if (zr2 + zi2 > 4.0f)
+          break;
+        const float next = zr2 - zi2 + cr;
+        zi = 2.0f * zr * zi + ci;
+        zr = next;
+        ++it;
+      }
+      counts[static_cast<std::size_t>(py) * width + px] = it;
+      iterations += it;
+    }
+  Benchmark bm;
+  bm.kernel = "mandelbrot";
+  bm.size = std::to_string(width) + "x" + std::to_string(height) + " it<=" +
+            std::to_string(maxIter);
+  bm.dims = 2;
+  bm.global[0] = static_cast<std::size_t>(width);
+  bm.global[1] = static_cast<std::size_t>(height);
+  bm.local[0] = 128;
+  bm.local[1] = 1;
+  bm.args = {outputArg<cl_int>(counts.size()), scalarArg(static_cast<cl_int>(width)),
+             scalarArg(x0),
+             scalarArg(y0),
+             scalarArg(dx),
+             scalarArg(dy),
+             scalarArg(static_cast<cl_int>(maxIter))};
+  bm.verify = [counts = std::move(counts), width](const std::vector<unsigned char> &out) {
+    return compareExact(counts, out, [width](std::size_t i) {
+      return "pixel (" + std::to_string(i % width) + "," + std::to_string(i / width) + ")";
+    });
+  };
+  // Throughput in loop iterations (the real work of a divergent loop).
+  bm.work = iterations / 1e9;
+  bm.unit = "Giter/s";
+  return bm;
+}
+
+struct Result {
+  bool ran = false;
+  std::string error;  // setup, build or run failure
+  std::string wrong;  // verification failure
+  double eventMs = 0; // median START -> END
+  double wallMs = 0;  // median enqueue -> wait returned
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+Result run(Device &d, const Benchmark &bm, const Options &o) {
+  Result result;
+  try {
+    cl_int err = CL_SUCCESS;
+    Kernel kernel(clCreateKernel(d.program.get(), bm.kernel.c_str(), &err));
+    check(err, ("clCreateKernel(" + bm.kernel + ")").c_str());
+    std::vector<Mem> buffers;
+    cl_mem output = nullptr;
+    std::size_t outputBytes = 0;
+    for (cl_uint i = 0; i < bm.args.size(); ++i) {
+      const Arg &arg = bm.args[i];
+      if (arg.kind == Arg::Scalar) {
+        check(clSetKernelArg(kernel.get(), i, arg.bytes.size(), arg.bytes.data()),
+              "clSetKernelArg");
+        continue;
+      }
+      const bool in = arg.kind == Arg::Input;
+      cl_mem mem = clCreateBuffer(d.context.get(),
+                                  in ? CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR : CL_MEM_WRITE_ONLY,
+                                  arg.bytes.size(),
+                                  in ? const_cast<unsigned char *>(arg.bytes.data()) : nullptr,
+                                  &err);
+      check(err, "clCreateBuffer");
+      buffers.emplace_back(mem);
+      if (!in) {
+        output = mem;
+        outputBytes = arg.bytes.size();
+      }
+      check(clSetKernelArg(kernel.get(), i, sizeof(cl_mem), &mem), "clSetKernelArg");
+    }
+    const std::vector<unsigned char> sentinel(outputBytes, 0xff);
+    std::vector<double> eventMs, wallMs;
+    for (int rep = 0; rep < o.warmup + o.repeat; ++rep) {
+      check(clEnqueueWriteBuffer(d.queue.get(), output, CL_TRUE, 0, outputBytes, sentinel.data(),
+                                 0, nullptr, nullptr),
+            "clEnqueueWriteBuffer");
+      cl_event raw = nullptr;
+      const auto t0 = std::chrono::steady_clock::now();
+      check(clEnqueueNDRangeKernel(d.queue.get(), kernel.get(), bm.dims, nullptr, bm.global,
+                                   bm.local, 0, nullptr, &raw),
+            "clEnqueueNDRangeKernel");
+      Event event(raw);
+      check(clWaitForEvents(1, &raw), "clWaitForEvents");
+      const auto t1 = std::chrono::steady_clock::now();
+      cl_int status = CL_SUCCESS;
+      check(clGetEventInfo(raw, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                           nullptr),
+            "clGetEventInfo");
+      check(status < 0 ? status : CL_SUCCESS, "the kernel command");
+      cl_ulong start = 0, end = 0;
+      check(clGetEventProfilingInfo(raw, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                    nullptr),
+            "clGetEventProfilingInfo(START)");
+      check(clGetEventProfilingInfo(raw, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
+            "clGetEventProfilingInfo(END)");
+      if (rep >= o.warmup) {
+        eventMs.push_back(static_cast<double>(end - start) / 1e6);
+        wallMs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+      }
+    }
+    std::vector<unsigned char> out(outputBytes);
+    check(clEnqueueReadBuffer(d.queue.get(), output, CL_TRUE, 0, outputBytes, out.data(), 0,
+                              nullptr, nullptr),
+          "clEnqueueReadBuffer");
+    result.ran = true;
+    result.eventMs = median(eventMs);
+    result.wallMs = median(wallMs);
+    result.wrong = bm.verify(out);
+  } catch (const std::exception &e) {
+    result.error = e.what();
+  }
+  return result;
+}
+
+std::string fixed(double v, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, v);
+  return text;
+}
+
+// ---------------------------------------------------------------------------
+// Measuring on one platform, in this process or in a child process
+
+enum PlatformIndex { LanewiseIndex = 0, PoclIndex = 1 };
+constexpr const char *platformLabels[2] = {"Lanewise", "PoCL"};
+constexpr const char *platformOptionNames[2] = {"lanewise", "pocl"};
+
+// What a measurement reports: the device (once set up) and the result.
+struct Record {
+  bool present = false; // the loader lists the platform
+  std::string platformVersion, deviceName, threads, form, setupError;
+  bool measured = false; // `result` holds a run (or its failure)
+  Result result;
+};
+
+// The devices of this process, set up on first use.
+Device &localDevice(int p, const Options &o) {
+  static Device devices[2];
+  static bool looked = false;
+  if (!looked) {
+    looked = true;
+    devices[LanewiseIndex].label = platformLabels[LanewiseIndex];
+    devices[PoclIndex].label = platformLabels[PoclIndex];
+  }
+  Device &d = devices[p];
+  static bool setUp[2] = {false, false};
+  if (setUp[p])
+    return d;
+  setUp[p] = true;
+  cl_uint count = 0;
+  if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS)
+    count = 0;
+  std::vector<cl_platform_id> platforms(count);
+  if (count)
+    clGetPlatformIDs(count, platforms.data(), nullptr);
+  const char *wanted = p == LanewiseIndex ? lanewisePlatformName : poclPlatformName;
+  for (cl_platform_id platform : platforms)
+    if (platformText(platform, CL_PLATFORM_NAME) == wanted) {
+      d.present = true;
+      try {
+        setUpDevice(d, platform, o);
+      } catch (const std::exception &e) {
+        d.setupError = e.what();
+      }
+      break;
+    }
+  return d;
+}
+
+Record deviceRecord(const Device &d) {
+  Record r;
+  r.present = d.present;
+  r.platformVersion = d.platformVersion;
+  r.deviceName = d.deviceName;
+  r.threads = d.threads;
+  r.form = d.form;
+  r.setupError = d.setupError;
+  return r;
+}
+
+// Sets up platform `p` in this process and runs `bm` on it (if given).
+Record measureHere(int p, const Benchmark *bm, const Options &o) {
+  Device &d = localDevice(p, o);
+  Record r = deviceRecord(d);
+  if (bm && d.present && d.setupError.empty()) {
+    r.measured = true;
+    r.result = run(d, *bm, o);
+  }
+  return r;
+}
+
+// A record travels from a child to its parent as length-prefixed fields.
+void putString(std::string &out, const std::string &s) {
+  const std::uint64_t n = s.size();
+  out.append(reinterpret_cast<const char *>(&n), sizeof n);
+  out += s;
+}
+template <typename T> void putValue(std::string &out, T v) {
+  out.append(reinterpret_cast<const char *>(&v), sizeof v);
+}
+struct Reader {
+  const std::string &in;
+  std::size_t at = 0;
+  bool ok = true;
+  template <typename T> T value() {
+    T v{};
+    if (at + sizeof v > in.size()) {
+      ok = false;
+      return v;
+    }
+    std::memcpy(&v, in.data() + at, sizeof v);
+    at += sizeof v;
+    return v;
+  }
+  std::string string() {
+    const auto n = value<std::uint64_t>();
+    if (!ok || at + n > in.size()) {
+      ok = false;
+      return {};
+    }
+    std::string s = in.substr(at, n);
+    at += n;
+    return s;
+  }
+};
+
+std::string encodeDevice(const Record &r) {
+  std::string out;
+  putValue<std::uint8_t>(out, 'D');
+  putValue<std::uint8_t>(out, r.present);
+  for (const std::string *s : {&r.platformVersion, &r.deviceName, &r.threads, &r.form,
+                               &r.setupError})
+    putString(out, *s);
+  return out;
+}
+
+std::string encodeResult(const Result &r) {
+  std::string out;
+  putValue<std::uint8_t>(out, 'R');
+  putValue<std::uint8_t>(out, r.ran);
+  putString(out, r.error);
+  putString(out, r.wrong);
+  putValue(out, r.eventMs);
+  putValue(out, r.wallMs);
+  return out;
+}
+
+void writeAll(int fd, const std::string &data) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return;
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+// Runs measureHere in a child process, so that a driver that crashes or
+// leaves bad state behind cannot take the other measurements with it. The
+// parent never calls OpenCL (a process that has loaded a driver and its
+// threads is not safe to fork).
+Record measureIsolated(int p, const Benchmark *bm, const Options &o) {
+  int fds[2];
+  if (::pipe(fds) != 0) {
+    Record r;
+    r.present = true;
+    r.setupError = std::string("pipe: ") + std::strerror(errno);
+    return r;
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::close(fds[0]);
+    Device &d = localDevice(p, o);
+    writeAll(fds[1], encodeDevice(deviceRecord(d)));
+    if (bm && d.present && d.setupError.empty())
+      writeAll(fds[1], encodeResult(run(d, *bm, o)));
+    ::close(fds[1]);
+    std::_Exit(0); // no driver teardown: the parent has what it needs
+  }
+  ::close(fds[1]);
+  Record r;
+  if (child < 0) {
+    ::close(fds[0]);
+    r.present = true;
+    r.setupError = std::string("fork: ") + std::strerror(errno);
+    return r;
+  }
+  std::string data;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    data.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::string death;
+  if (WIFSIGNALED(status))
+    death = "the process crashed with signal " + std::to_string(WTERMSIG(status)) + " (" +
+            strsignal(WTERMSIG(status)) + ")";
+  else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    death = "the process exited with status " + std::to_string(WEXITSTATUS(status));
+
+  Reader in{data};
+  bool gotDevice = false;
+  if (in.value<std::uint8_t>() == 'D' && in.ok) {
+    r.present = in.value<std::uint8_t>() != 0;
+    r.platformVersion = in.string();
+    r.deviceName = in.string();
+    r.threads = in.string();
+    r.form = in.string();
+    r.setupError = in.string();
+    gotDevice = in.ok;
+  }
+  if (!gotDevice) {
+    r = Record{};
+    r.present = true; // unknown: say why nothing was measured
+    r.setupError = "no report from the measuring process" + (death.empty() ? "" : ": " + death);
+    return r;
+  }
+  if (bm && r.present && r.setupError.empty()) {
+    r.measured = true;
+    if (in.value<std::uint8_t>() == 'R' && in.ok) {
+      r.result.ran = in.value<std::uint8_t>() != 0;
+      r.result.error = in.string();
+      r.result.wrong = in.string();
+      r.result.eventMs = in.value<double>();
+      r.result.wallMs = in.value<double>();
+      if (!in.ok)
+        r.result = Result{};
+    }
+    if (!in.ok || (!r.result.ran && r.result.error.empty())) {
+      r.result = Result{};
+      r.result.error =
+          "the kernel did not complete: " + (death.empty() ? std::string("no result") : death);
+    }
+  }
+  return r;
+}
+
+Record measure(int p, const Benchmark *bm, const Options &o) {
+  return o.singleProcess ? measureHere(p, bm, o) : measureIsolated(p, bm, o);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const Options o = parseOptions(argc, argv);
+  auto wanted = [&](int p) {
+    return o.platforms.empty() || std::find(o.platforms.begin(), o.platforms.end(),
+                                            platformOptionNames[p]) != o.platforms.end();
+  };
+  const char *names[] = {"vector_add", "matmul_tiled", "mandelbrot"};
+  for (const std::string &k : o.kernels)
+    if (std::find(std::begin(names), std::end(names), k) == std::end(names)) {
+      std::fprintf(stderr, "lanewise-bench: unknown kernel '%s'\n", k.c_str());
+      return 2;
+    }
+
+  int status = 0;
+  std::printf("lanewise-bench: median of %d timed runs after %d warm-up run(s)%s\n", o.repeat,
+              o.warmup, o.singleProcess ? "" : "; each kernel on each platform in its own process");
+  std::printf("time = CL_PROFILING_COMMAND_START -> END of the kernel command "
+              "(CL_QUEUE_PROFILING_ENABLE); wall = enqueue -> clWaitForEvents returned\n\n");
+
+  // The devices, and whether the kernels build on them.
+  bool usable[2] = {false, false};
+  bool present[2] = {false, false};
+  for (int p = 0; p < 2; ++p) {
+    const std::string label = std::string(platformLabels[p]) + ":";
+    if (!wanted(p)) {
+      std::printf("%-9s not selected\n", label.c_str());
+      continue;
+    }
+    const Record r = measure(p, nullptr, o);
+    present[p] = r.present;
+    if (!r.present) {
+      std::printf("%-9s not present\n", label.c_str());
+      if (p == LanewiseIndex) {
+        std::fprintf(stderr, "error: the ICD loader lists no '%s' platform (is OCL_ICD_VENDORS "
+                             "set? use bench/run.sh)\n",
+                     lanewisePlatformName);
+        status = 1;
+      }
+      continue;
+    }
+    std::printf("%-9s %s\n", label.c_str(), r.platformVersion.c_str());
+    std::printf("          device  %s\n", r.deviceName.c_str());
+    std::printf("          threads %s\n", r.threads.c_str());
+    if (!r.form.empty())
+      std::printf("          kernels %s\n", r.form.c_str());
+    std::fflush(stdout);
+    if (!r.setupError.empty()) {
+      std::fprintf(stderr, "error: %s: %s\n", platformLabels[p], r.setupError.c_str());
+      status = 1;
+    } else {
+      usable[p] = true;
+    }
+  }
+  std::printf("\n");
+
+  const std::function<Benchmark()> makers[] = {
+      [&] { return vectorAdd(o.vectorN); },
+      [&] { return matmulTiled(o.matmulN); },
+      [&] { return mandelbrot(o.mandelSize, o.mandelIter); },
+  };
+  auto ms = [](const Result &r) { return r.ran ? fixed(r.eventMs, 3) : std::string("-"); };
+  auto wall = [](const Result &r) { return r.ran ? fixed(r.wallMs, 3) : std::string("-"); };
+  auto verdict = [&](int p, const Result &r) -> std::string {
+    if (!present[p])
+      return "n/a";
+    if (!r.ran)
+      return "FAILED";
+    return r.wrong.empty() ? "yes" : "NO";
+  };
+  struct Row {
+    std::string kernel;
+    Result r[2];
+  };
+  std::vector<Row> rows;
+  const char *format = "%-13s %-18s %12s %12s %8s  %-8s %-8s %11s %11s  %s\n";
+  std::printf(format, "kernel", "size", "lanewise_ms", "pocl_ms", "ratio", "lw_ok", "pocl_ok",
+              "lw_rate", "pocl_rate", "rate_unit");
+  for (std::size_t i = 0; i < std::size(makers); ++i) {
+    if (!o.kernels.empty() &&
+        std::find(o.kernels.begin(), o.kernels.end(), names[i]) == o.kernels.end())
+      continue;
+    const Benchmark bm = makers[i]();
+    Row row{bm.kernel, {}};
+    for (int p = 0; p < 2; ++p) {
+      if (!usable[p])
+        continue;
+      Record record = measure(p, &bm, o);
+      if (!record.setupError.empty())
+        record.result.error = record.setupError;
+      row.r[p] = record.result;
+      if (!row.r[p].error.empty()) {
+        std::fprintf(stderr, "error: %s on %s: %s\n", bm.kernel.c_str(), platformLabels[p],
+                     row.r[p].error.c_str());
+        status = 1;
+      } else if (!row.r[p].wrong.empty()) {
+        std::fprintf(stderr, "error: %s on %s: wrong output: %s\n", bm.kernel.c_str(),
+                     platformLabels[p], row.r[p].wrong.c_str());
+        status = 1;
+      }
+      std::fflush(stderr);
+    }
+    const Result &lw = row.r[LanewiseIndex], &pocl = row.r[PoclIndex];
+    const std::string ratio =
+        lw.ran && pocl.ran && pocl.eventMs > 0 ? fixed(lw.eventMs / pocl.eventMs, 2) : "n/a";
+    auto rate = [&](const Result &r) {
+      return r.ran && r.eventMs > 0 ? fixed(bm.work / (r.eventMs / 1e3), 3) : std::string("-");
+    };
+    std::printf(format, bm.kernel.c_str(), bm.size.c_str(), ms(lw).c_str(), ms(pocl).c_str(),
+                ratio.c_str(), verdict(LanewiseIndex, lw).c_str(), verdict(PoclIndex, pocl).c_str(),
+                rate(lw).c_str(), rate(pocl).c_str(), bm.unit);
+    std::fflush(stdout);
+    rows.push_back(std::move(row));
+  }
+  std::printf("(ratio = lanewise_ms / pocl_ms, above 1: Lanewise slower; rates from the medians: "
+              "vector_add moves 12 bytes/element, matmul_tiled does 2n^3 flops, mandelbrot "
+              "counts loop iterations)\n\n");
+  std::printf("%-13s %12s %12s\n", "kernel", "lw_wall_ms", "pocl_wall_ms");
+  for (const Row &row : rows)
+    std::printf("%-13s %12s %12s\n", row.kernel.c_str(), wall(row.r[LanewiseIndex]).c_str(),
+                wall(row.r[PoclIndex]).c_str());
+  return status;
+}
