@@ -73,7 +73,13 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
   executable->module = program.loaded;
   const spirv::Module &module = *program.loaded;
 
-  std::vector<spirv::ProgramGlobal> globals = spirv::programGlobals(module, program.specializations);
+  std::vector<spirv::ProgramGlobal> globals;
+  try {
+    globals = spirv::programGlobals(module);
+  } catch (const spirv::LoadError &error) {
+    log += std::string("error: ") + error.what() + "\n";
+    return nullptr;
+  }
   size_t total = 0;
   std::vector<size_t> offsets;
   for (const spirv::ProgramGlobal &global : globals) {
@@ -88,11 +94,18 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
     if (!memory)
       throw std::bad_alloc();
     executable->globals = {memory, std::free};
-    for (size_t i = 0; i < globals.size(); ++i) {
-      std::memcpy(memory + offsets[i], globals[i].initialBytes.data(), globals[i].size);
+    for (size_t i = 0; i < globals.size(); ++i)
       addresses[globals[i].id] = reinterpret_cast<uint64_t>(memory + offsets[i]);
-      if (globals[i].storageClass == spv::StorageClassCrossWorkgroup)
-        executable->globalVariableBytes += globals[i].size;
+    try {
+      for (size_t i = 0; i < globals.size(); ++i) {
+        spirv::initialiseGlobal(module, globals[i], addresses, program.specializations,
+                                memory + offsets[i]);
+        if (globals[i].storageClass == spv::StorageClassCrossWorkgroup)
+          executable->globalVariableBytes += globals[i].size;
+      }
+    } catch (const spirv::LoadError &error) {
+      log += std::string("error: ") + error.what() + "\n";
+      return nullptr;
     }
   }
 
@@ -338,6 +351,10 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint numDevices,
           program->buildStatus = CL_BUILD_ERROR;
           result = CL_BUILD_PROGRAM_FAILURE;
         }
+      } catch (const spirv::LoadError &error) {
+        program->buildLog += std::string("error: ") + error.what() + "\n";
+        program->buildStatus = CL_BUILD_ERROR;
+        result = CL_BUILD_PROGRAM_FAILURE;
       } catch (const std::bad_alloc &) {
         program->buildStatus = CL_BUILD_ERROR;
         result = CL_OUT_OF_HOST_MEMORY;
@@ -466,7 +483,12 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint numDevices,
       linked->binaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
     } else {
       std::string log;
-      auto executable = buildExecutable(*linked, log);
+      std::shared_ptr<ProgramExecutable> executable;
+      try {
+        executable = buildExecutable(*linked, log);
+      } catch (const std::bad_alloc &) {
+        log += "error: out of memory\n";
+      }
       linked->buildLog += log;
       if (executable) {
         linked->executable = std::move(executable);

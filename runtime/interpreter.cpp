@@ -1,6 +1,9 @@
 #include "runtime/interpreter.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
 #include <limits>
 
 namespace lanewise::runtime {
@@ -76,45 +79,133 @@ void copyRegister(const RegisterCopy &copy, const ExecutionState &state,
   }
 }
 
+namespace {
+
+constexpr std::uint32_t maxMaskWords = 16; // warps of up to 1024 lanes
+using Mask = std::array<std::uint64_t, maxMaskWords>;
+
+struct MaskOps {
+  std::uint32_t words;
+  const std::uint64_t *load(const std::uint64_t *p) const { return p; }
+  bool empty(const std::uint64_t *m) const {
+    for (std::uint32_t k = 0; k < words; ++k)
+      if (m[k])
+        return false;
+    return true;
+  }
+  bool equal(const std::uint64_t *a, const std::uint64_t *b) const {
+    for (std::uint32_t k = 0; k < words; ++k)
+      if (a[k] != b[k])
+        return false;
+    return true;
+  }
+};
+
+// One byte per lane from a bit mask (what handlers and copies read), eight
+// lanes at a time: the byte of each bit is selected, then made 0 or 1.
+void expand(const std::uint64_t *mask, std::uint32_t lanes, std::uint8_t *bytes) {
+  for (std::uint32_t l = 0; l < lanes; l += 8) {
+    const std::uint64_t bits = (mask[l / 64] >> (l % 64)) & 0xff;
+    std::uint64_t x = bits * 0x0101010101010101ull;
+    x &= 0x8040201008040201ull;
+    x = ((x + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
+    std::memcpy(bytes + l, &x, std::min<std::uint32_t>(8, lanes - l));
+  }
+}
+
+// The lanes of `within` whose Bool (0 or 1) is set, eight lanes at a time:
+// the multiplication gathers the low bit of each byte into the top byte.
+void bitsOf(const std::uint8_t *values, std::uint32_t lanes, const std::uint64_t *within,
+            std::uint64_t *out, std::uint32_t words) {
+  for (std::uint32_t k = 0; k < words; ++k) {
+    std::uint64_t word = 0;
+    const std::uint32_t first = k * 64, last = std::min(lanes, first + 64);
+    for (std::uint32_t l = first; l < last; l += 8) {
+      std::uint64_t x = 0;
+      std::memcpy(&x, values + l, std::min<std::uint32_t>(8, last - l));
+      x &= 0x0101010101010101ull;
+      word |= ((x * 0x0102040810204080ull) >> 56) << (l - first);
+    }
+    out[k] = word & within[k];
+  }
+}
+
+} // namespace
+
+void resetLanes(const KernelCode &code, const ExecutionState &s, LaneControl &control) {
+  const std::uint32_t words = maskWords(s.width);
+  const std::uint32_t blocks = static_cast<std::uint32_t>(code.blocks.size());
+  std::fill_n(control.waiting, std::size_t(blocks) * words, 0);
+  std::fill_n(control.occupied, maskWords(blocks), 0);
+  std::fill_n(control.atBarrier, words, 0);
+  for (std::uint32_t l = 0; l < s.laneCount; ++l)
+    control.waiting[l / 64] |= std::uint64_t(1) << (l % 64);
+  if (s.laneCount)
+    control.occupied[0] = 1;
+}
+
+void releaseBarrier(const ExecutionState &s, LaneControl &control) {
+  std::fill_n(control.atBarrier, maskWords(s.width), 0);
+}
+
 WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control) {
   const std::uint32_t n = s.laneCount;
-  std::uint8_t *active = s.active;
+  const std::uint32_t words = maskWords(s.width);
+  const std::uint32_t blockWords = maskWords(static_cast<std::uint32_t>(code.blocks.size()));
+  const MaskOps ops{words};
+  Mask all{};
+  for (std::uint32_t l = 0; l < n; ++l)
+    all[l / 64] |= std::uint64_t(1) << (l % 64);
   std::uint8_t *edgeMask = control.scratchMask;
-  // When every lane of the warp is ready at one block, `converged` is that
-  // block and nextBlock[] need not be read or written.
-  std::uint32_t converged = noBlock;
-  {
-    bool all = true;
-    for (std::uint32_t l = 0; l < n && all; ++l)
-      all = control.status[l] == LaneStatus::Ready && control.nextBlock[l] == control.nextBlock[0];
-    if (all && n > 0)
-      converged = control.nextBlock[0];
-  }
 
-  for (;;) {
-    std::uint32_t current = converged;
-    if (current == noBlock) {
-      for (std::uint32_t l = 0; l < n; ++l)
-        if (control.status[l] == LaneStatus::Ready)
-          current = std::min(current, control.nextBlock[l]);
-      if (current == noBlock) {
-        for (std::uint32_t l = 0; l < n; ++l)
-          if (control.status[l] == LaneStatus::AtBarrier)
-            return WarpStop::AtBarrier;
-        return WarpStop::Finished;
+  auto waitingAt = [&](std::uint32_t block) { return control.waiting + std::size_t(block) * words; };
+  auto arrive = [&](std::uint32_t block, const std::uint64_t *lanes) {
+    std::uint64_t *w = waitingAt(block);
+    for (std::uint32_t k = 0; k < words; ++k)
+      w[k] |= lanes[k];
+    control.occupied[block / 64] |= std::uint64_t(1) << (block % 64);
+  };
+  // The lowest-numbered block with lanes that may run, and those lanes.
+  auto next = [&](Mask &lanes) -> std::uint32_t {
+    for (std::uint32_t k = 0; k < blockWords; ++k) {
+      std::uint64_t bits = control.occupied[k];
+      while (bits) {
+        const std::uint32_t block = k * 64 + std::countr_zero(bits);
+        bits &= bits - 1;
+        const std::uint64_t *w = waitingAt(block);
+        bool any = false;
+        for (std::uint32_t j = 0; j < words; ++j) {
+          lanes[j] = w[j] & ~control.atBarrier[j];
+          any |= lanes[j] != 0;
+        }
+        if (any)
+          return block;
       }
-      bool full = true;
-      for (std::uint32_t l = 0; l < n; ++l) {
-        active[l] = control.status[l] == LaneStatus::Ready && control.nextBlock[l] == current;
-        full &= active[l] != 0;
-      }
-      s.fullMask = full;
-    } else {
-      s.fullMask = true;
     }
+    return noBlock;
+  };
+  auto leave = [&](std::uint32_t block, const Mask &lanes) {
+    std::uint64_t *w = waitingAt(block);
+    bool empty = true;
+    for (std::uint32_t k = 0; k < words; ++k) {
+      w[k] &= ~lanes[k];
+      empty &= w[k] == 0;
+    }
+    if (empty)
+      control.occupied[block / 64] &= ~(std::uint64_t(1) << (block % 64));
+  };
+
+  Mask lanes{}, taken{}, notTaken{};
+  std::uint32_t current = next(lanes);
+  while (current != noBlock) {
+    leave(current, lanes);
+    const bool full = ops.equal(lanes.data(), all.data());
+    s.fullMask = full;
+    if (!full)
+      expand(lanes.data(), n, s.active);
+    const std::uint8_t *activeMask = full ? nullptr : s.active;
 
     const Block &block = code.blocks[current];
-    const std::uint8_t *activeMask = s.fullMask ? nullptr : active;
     for (const RegisterCopy &copy : block.phiCopies)
       copyRegister(copy, s, activeMask);
     const Instruction *instruction = code.instructions.data() + block.firstInstruction;
@@ -122,44 +213,48 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
     for (; instruction != end; ++instruction)
       instruction->handler(*instruction, s);
 
+    // Where the active lanes go. A single target reached by every active
+    // lane is followed at once when the mask was full: no other lane waits.
     const Terminator &t = block.terminator;
-    auto setNext = [&](std::uint32_t lane, std::uint32_t target) {
-      control.nextBlock[lane] = target;
-    };
+    std::uint32_t single = noBlock;
     switch (t.kind) {
     case Terminator::Kind::Branch:
       for (const RegisterCopy &copy : t.edgeCopies[0])
         copyRegister(copy, s, activeMask);
-      if (s.fullMask) {
-        converged = t.target[0];
-      } else {
-        forActiveLanes(s, [&](std::uint32_t l) { setNext(l, t.target[0]); });
-        converged = noBlock;
-      }
+      single = t.target[0];
       break;
     case Terminator::Kind::Conditional: {
       const std::uint8_t *condition = s.reg<std::uint8_t>(t.condition);
+      std::uint32_t edge = 2;
       if (!t.conditionVarying) {
-        const std::uint32_t edge = condition[0] ? 0 : 1;
+        edge = condition[0] ? 0 : 1;
+      } else {
+        bitsOf(condition, n, lanes.data(), taken.data(), words);
+        if (ops.empty(taken.data()))
+          edge = 1;
+        else if (ops.equal(taken.data(), lanes.data()))
+          edge = 0;
+      }
+      if (edge < 2) {
         for (const RegisterCopy &copy : t.edgeCopies[edge])
           copyRegister(copy, s, activeMask);
-        if (s.fullMask) {
-          converged = t.target[edge];
-        } else {
-          forActiveLanes(s, [&](std::uint32_t l) { setNext(l, t.target[edge]); });
-          converged = noBlock;
-        }
+        single = t.target[edge];
         break;
       }
-      for (std::uint32_t edge = 0; edge < 2; ++edge) {
-        const std::uint8_t want = edge == 0;
-        for (std::uint32_t l = 0; l < n; ++l)
-          edgeMask[l] = (s.fullMask || active[l]) && (condition[l] != 0) == want;
-        for (const RegisterCopy &copy : t.edgeCopies[edge])
+      for (std::uint32_t k = 0; k < words; ++k)
+        notTaken[k] = lanes[k] & ~taken[k];
+      if (!t.edgeCopies[0].empty()) {
+        expand(taken.data(), n, edgeMask);
+        for (const RegisterCopy &copy : t.edgeCopies[0])
           copyRegister(copy, s, edgeMask);
       }
-      forActiveLanes(s, [&](std::uint32_t l) { setNext(l, t.target[condition[l] ? 0 : 1]); });
-      converged = noBlock;
+      if (!t.edgeCopies[1].empty()) {
+        expand(notTaken.data(), n, edgeMask);
+        for (const RegisterCopy &copy : t.edgeCopies[1])
+          copyRegister(copy, s, edgeMask);
+      }
+      arrive(t.target[0], taken.data());
+      arrive(t.target[1], notTaken.data());
       break;
     }
     case Terminator::Kind::Switch: {
@@ -174,33 +269,43 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
         return 0;
       };
       for (std::uint32_t edge = 0; edge < t.target.size(); ++edge) {
-        if (t.edgeCopies[edge].empty())
+        Mask going{};
+        bool any = false;
+        for (std::uint32_t l = 0; l < n; ++l) {
+          const bool goes = ((lanes[l / 64] >> (l % 64)) & 1) && targetIndex(l) == edge;
+          edgeMask[l] = goes;
+          going[l / 64] |= std::uint64_t(goes) << (l % 64);
+          any |= goes;
+        }
+        if (!any)
           continue;
-        for (std::uint32_t l = 0; l < n; ++l)
-          edgeMask[l] = (s.fullMask || active[l]) && targetIndex(l) == edge;
         for (const RegisterCopy &copy : t.edgeCopies[edge])
           copyRegister(copy, s, edgeMask);
+        arrive(t.target[edge], going.data());
       }
-      forActiveLanes(s, [&](std::uint32_t l) { setNext(l, t.target[targetIndex(l)]); });
-      converged = noBlock;
       break;
     }
     case Terminator::Kind::Barrier:
       for (const RegisterCopy &copy : t.edgeCopies[0])
         copyRegister(copy, s, activeMask);
-      forActiveLanes(s, [&](std::uint32_t l) {
-        setNext(l, t.target[0]);
-        control.status[l] = LaneStatus::AtBarrier;
-      });
-      converged = noBlock;
+      arrive(t.target[0], lanes.data());
+      for (std::uint32_t k = 0; k < words; ++k)
+        control.atBarrier[k] |= lanes[k];
       break;
     case Terminator::Kind::Return:
     case Terminator::Kind::Unreachable:
-      forActiveLanes(s, [&](std::uint32_t l) { control.status[l] = LaneStatus::Done; });
-      converged = noBlock;
       break;
     }
+
+    if (single != noBlock && full) {
+      current = single; // every lane of the warp, and no other waiting
+      continue;
+    }
+    if (single != noBlock)
+      arrive(single, lanes.data());
+    current = next(lanes);
   }
+  return ops.empty(control.atBarrier) ? WarpStop::Finished : WarpStop::AtBarrier;
 }
 
 } // namespace lanewise::runtime

@@ -3,16 +3,27 @@
 
 #include "runtime/execution.h"
 
+#include <cstdint>
+
 namespace lanewise::runtime {
 
-enum class LaneStatus : std::uint8_t { Ready, AtBarrier, Done };
+// Bit masks of lanes, 64 lanes a word.
+constexpr std::uint32_t maskWords(std::uint32_t lanes) { return (lanes + 63) / 64; }
 
-// Where each lane of a warp is: the block it waits at and whether it may run.
+// Where the lanes of a warp are. For each block, the lanes waiting to run it;
+// lanes that reached a work-group barrier wait at the block after it but are
+// held until the barrier is released; lanes that returned are in no block.
 struct LaneControl {
-  std::uint32_t *nextBlock = nullptr;
-  LaneStatus *status = nullptr;
-  std::uint8_t *scratchMask = nullptr; // width bytes for the interpreter's own use
+  std::uint64_t *waiting = nullptr;     // blocks x maskWords(width)
+  std::uint64_t *occupied = nullptr;    // one bit per block: some lane waits there
+  std::uint64_t *atBarrier = nullptr;   // maskWords(width)
+  std::uint8_t *scratchMask = nullptr;  // width bytes for the interpreter's own use
 };
+
+// Lanes 0 .. laneCount-1 ready at the entry block.
+void resetLanes(const KernelCode &code, const ExecutionState &state, LaneControl &control);
+// Releases the lanes held at a barrier.
+void releaseBarrier(const ExecutionState &state, LaneControl &control);
 
 enum class WarpStop { Finished, AtBarrier };
 

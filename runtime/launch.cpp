@@ -33,6 +33,35 @@ Buffer allocate(std::size_t bytes) {
   return Buffer(p);
 }
 
+// The local ids of a warp's lanes, by dimension (computed without a
+// division per lane).
+struct LocalIds {
+  std::vector<std::uint32_t> id[3];
+  std::vector<std::uint32_t> linear;
+
+  void compute(const WorkGroupInfo &g, std::uint32_t first, std::uint32_t lanes) {
+    for (auto &v : id)
+      v.resize(lanes);
+    linear.resize(lanes);
+    std::uint64_t x = first % g.localSize[0];
+    std::uint64_t y = (first / g.localSize[0]) % g.localSize[1];
+    std::uint64_t z = first / (g.localSize[0] * g.localSize[1]);
+    for (std::uint32_t l = 0; l < lanes; ++l) {
+      id[0][l] = static_cast<std::uint32_t>(x);
+      id[1][l] = static_cast<std::uint32_t>(y);
+      id[2][l] = static_cast<std::uint32_t>(z);
+      linear[l] = first + l;
+      if (++x == g.localSize[0]) {
+        x = 0;
+        if (++y == g.localSize[1]) {
+          y = 0;
+          ++z;
+        }
+      }
+    }
+  }
+};
+
 // What one worker reuses from work-group to work-group: registers of every
 // warp, lane control, private memory and the __local arena.
 struct WorkerContext {
@@ -40,9 +69,11 @@ struct WorkerContext {
   std::size_t registerCapacity = 0, maskCapacity = 0;
   Buffer registers, privateMemory, localArena, masks;
   std::size_t privateBytes = 0, localBytes = 0;
-  std::vector<std::uint32_t> nextBlock;
-  std::vector<LaneStatus> status;
+  // Lane control of each warp (interpreter.h).
+  std::vector<std::uint64_t> waiting, occupied, atBarrier;
   std::vector<std::uint8_t> scratch;
+  std::vector<ExecutionState> states;
+  LocalIds localIds;
 };
 
 unsigned threadsFromEnvironment() {
@@ -57,94 +88,105 @@ unsigned threadsFromEnvironment() {
 template <typename T> void store(std::byte *p, T value) { std::memcpy(p, &value, sizeof value); }
 
 // Writes the value of `builtin` for the lanes of one warp.
-void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const NDRange &range) {
+void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const LocalIds &ids) {
   const WorkGroupInfo &g = *s.group;
   const std::uint32_t lanes = b.varying ? s.laneCount : 1;
   const std::uint32_t stride = b.varying ? s.width : 1;
   const std::size_t elementBytes = b.wide ? 8 : 4;
-  auto put = [&](std::uint32_t component, std::uint32_t lane, std::uint64_t value) {
-    std::byte *p = s.registers + b.offset + (component * stride + lane) * elementBytes;
-    if (b.wide)
-      store<std::uint64_t>(p, value);
-    else
-      store<std::uint32_t>(p, static_cast<std::uint32_t>(value));
+  // Fills component c with base + step * perLane[lane] (perLane null: 0).
+  auto fill = [&](std::uint32_t c, std::uint64_t base, const std::uint32_t *perLane,
+                  std::uint64_t scale = 1) {
+    std::byte *p = s.registers + b.offset + std::size_t(c) * stride * elementBytes;
+    if (b.wide) {
+      auto *out = reinterpret_cast<std::uint64_t *>(p);
+      for (std::uint32_t l = 0; l < lanes; ++l)
+        out[l] = base + (perLane ? perLane[l] * scale : 0);
+    } else {
+      auto *out = reinterpret_cast<std::uint32_t *>(p);
+      for (std::uint32_t l = 0; l < lanes; ++l)
+        out[l] = static_cast<std::uint32_t>(base + (perLane ? perLane[l] * scale : 0));
+    }
   };
-  for (std::uint32_t lane = 0; lane < lanes; ++lane) {
-    const std::uint64_t local = s.firstLocalIndex + lane;
-    const std::uint64_t localId[3] = {local % g.localSize[0],
-                                      (local / g.localSize[0]) % g.localSize[1],
-                                      local / (g.localSize[0] * g.localSize[1])};
-    for (std::uint32_t c = 0; c < b.components; ++c) {
-      std::uint64_t value = 0;
-      switch (b.value) {
-      case BuiltinValue::GlobalInvocationId:
-        value = g.groupId[c] * g.enqueuedLocalSize[c] + localId[c] + g.globalOffset[c];
-        break;
-      case BuiltinValue::LocalInvocationId:
-        value = localId[c];
-        break;
-      case BuiltinValue::WorkgroupId:
-        value = g.groupId[c];
-        break;
-      case BuiltinValue::NumWorkgroups:
-        value = g.numGroups[c];
-        break;
-      case BuiltinValue::GlobalSize:
-        value = g.globalSize[c];
-        break;
-      case BuiltinValue::WorkgroupSize:
-        value = g.localSize[c];
-        break;
-      case BuiltinValue::EnqueuedWorkgroupSize:
-        value = g.enqueuedLocalSize[c];
-        break;
-      case BuiltinValue::GlobalOffset:
-        value = g.globalOffset[c];
-        break;
-      case BuiltinValue::GlobalLinearId: {
-        std::uint64_t id[3];
-        for (int d = 0; d < 3; ++d)
-          id[d] = g.groupId[d] * g.enqueuedLocalSize[d] + localId[d];
-        value = (id[2] * g.globalSize[1] + id[1]) * g.globalSize[0] + id[0];
-        break;
+  const std::uint64_t groupLanes = g.localSize[0] * g.localSize[1] * g.localSize[2];
+  const std::uint64_t sg = g.subgroupSize;
+  for (std::uint32_t c = 0; c < b.components; ++c) {
+    switch (b.value) {
+    case BuiltinValue::GlobalInvocationId:
+      fill(c, g.groupId[c] * g.enqueuedLocalSize[c] + g.globalOffset[c], ids.id[c].data());
+      break;
+    case BuiltinValue::LocalInvocationId:
+      fill(c, 0, ids.id[c].data());
+      break;
+    case BuiltinValue::WorkgroupId:
+      fill(c, g.groupId[c], nullptr);
+      break;
+    case BuiltinValue::NumWorkgroups:
+      fill(c, g.numGroups[c], nullptr);
+      break;
+    case BuiltinValue::GlobalSize:
+      fill(c, g.globalSize[c], nullptr);
+      break;
+    case BuiltinValue::WorkgroupSize:
+      fill(c, g.localSize[c], nullptr);
+      break;
+    case BuiltinValue::EnqueuedWorkgroupSize:
+      fill(c, g.enqueuedLocalSize[c], nullptr);
+      break;
+    case BuiltinValue::GlobalOffset:
+      fill(c, g.globalOffset[c], nullptr);
+      break;
+    case BuiltinValue::WorkDim:
+      fill(c, g.workDim, nullptr);
+      break;
+    case BuiltinValue::SubgroupMaxSize:
+      fill(c, sg, nullptr);
+      break;
+    case BuiltinValue::NumSubgroups:
+      fill(c, (groupLanes + sg - 1) / sg, nullptr);
+      break;
+    case BuiltinValue::NumEnqueuedSubgroups: {
+      const std::uint64_t enqueued =
+          g.enqueuedLocalSize[0] * g.enqueuedLocalSize[1] * g.enqueuedLocalSize[2];
+      fill(c, (enqueued + sg - 1) / sg, nullptr);
+      break;
+    }
+    case BuiltinValue::LocalInvocationIndex:
+      fill(c, 0, ids.linear.data());
+      break;
+    default: {
+      // Per-lane values that need more than a scaled id.
+      for (std::uint32_t l = 0; l < lanes; ++l) {
+        const std::uint64_t local = ids.linear[l];
+        std::uint64_t value = 0;
+        switch (b.value) {
+        case BuiltinValue::GlobalLinearId: {
+          std::uint64_t id[3];
+          for (int d = 0; d < 3; ++d)
+            id[d] = g.groupId[d] * g.enqueuedLocalSize[d] + ids.id[d][l];
+          value = (id[2] * g.globalSize[1] + id[1]) * g.globalSize[0] + id[0];
+          break;
+        }
+        case BuiltinValue::SubgroupSize:
+          value = std::min<std::uint64_t>(sg, groupLanes - local / sg * sg);
+          break;
+        case BuiltinValue::SubgroupId:
+          value = local / sg;
+          break;
+        case BuiltinValue::SubgroupLocalInvocationId:
+          value = local % sg;
+          break;
+        default:
+          break;
+        }
+        std::byte *p = s.registers + b.offset + (std::size_t(c) * stride + l) * elementBytes;
+        if (b.wide)
+          store<std::uint64_t>(p, value);
+        else
+          store<std::uint32_t>(p, static_cast<std::uint32_t>(value));
       }
-      case BuiltinValue::LocalInvocationIndex:
-        value = local;
-        break;
-      case BuiltinValue::WorkDim:
-        value = g.workDim;
-        break;
-      case BuiltinValue::SubgroupSize: {
-        const std::uint64_t groupLanes = g.localSize[0] * g.localSize[1] * g.localSize[2];
-        const std::uint64_t first = local / g.subgroupSize * g.subgroupSize;
-        value = std::min<std::uint64_t>(g.subgroupSize, groupLanes - first);
-        break;
-      }
-      case BuiltinValue::SubgroupMaxSize:
-        value = g.subgroupSize;
-        break;
-      case BuiltinValue::NumSubgroups: {
-        const std::uint64_t groupLanes = g.localSize[0] * g.localSize[1] * g.localSize[2];
-        value = (groupLanes + g.subgroupSize - 1) / g.subgroupSize;
-        break;
-      }
-      case BuiltinValue::NumEnqueuedSubgroups: {
-        const std::uint64_t enqueued =
-            g.enqueuedLocalSize[0] * g.enqueuedLocalSize[1] * g.enqueuedLocalSize[2];
-        value = (enqueued + g.subgroupSize - 1) / g.subgroupSize;
-        break;
-      }
-      case BuiltinValue::SubgroupId:
-        value = local / g.subgroupSize;
-        break;
-      case BuiltinValue::SubgroupLocalInvocationId:
-        value = local % g.subgroupSize;
-        break;
-      }
-      put(c, lane, value);
+    }
     }
   }
-  (void)range;
 }
 
 struct LaunchPlan {
@@ -184,9 +226,13 @@ void prepareContext(WorkerContext &context, const LaunchPlan &plan) {
     context.localArena = allocate(plan.localBytes);
     context.localBytes = plan.localBytes;
   }
-  context.nextBlock.resize(std::size_t(code.width) * warps);
-  context.status.resize(std::size_t(code.width) * warps);
+  const std::size_t words = maskWords(code.width);
+  const std::size_t blocks = code.blocks.size();
+  context.waiting.resize(blocks * words * warps);
+  context.occupied.resize(maskWords(static_cast<std::uint32_t>(blocks)) * warps);
+  context.atBarrier.resize(words * warps);
   context.scratch.resize(code.width);
+  context.states.resize(warps);
 
   if (context.launchSerial == plan.serial)
     return;
@@ -231,7 +277,14 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
   const std::uint64_t lanes = group.localSize[0] * group.localSize[1] * group.localSize[2];
   const std::uint32_t warps = static_cast<std::uint32_t>((lanes + code.width - 1) / code.width);
 
-  std::vector<ExecutionState> states(warps);
+  std::vector<ExecutionState> &states = context.states;
+  const std::size_t words = maskWords(code.width);
+  const std::size_t blockWords = maskWords(static_cast<std::uint32_t>(code.blocks.size()));
+  auto controlOf = [&](std::uint32_t warp) {
+    return LaneControl{context.waiting.data() + warp * code.blocks.size() * words,
+                       context.occupied.data() + warp * blockWords,
+                       context.atBarrier.data() + warp * words, context.scratch.data()};
+  };
   for (std::uint32_t warp = 0; warp < warps; ++warp) {
     ExecutionState &s = states[warp];
     s.registers = context.registers.get() + std::size_t(warp) * code.registerBytes;
@@ -242,8 +295,9 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     s.privateStride = code.memory.privateBytesPerLane;
     s.privateBase = context.privateMemory.get() + std::size_t(s.firstLocalIndex) * s.privateStride;
     s.group = &group;
+    context.localIds.compute(group, s.firstLocalIndex, s.laneCount);
     for (const BuiltinRegister &builtin : code.builtins)
-      writeBuiltin(builtin, s, range);
+      writeBuiltin(builtin, s, context.localIds);
     for (std::size_t i = 0; i < code.arguments.size(); ++i)
       if (code.arguments[i].kind == ArgumentBinding::Kind::LocalBuffer)
         store<std::uint64_t>(s.registers + code.arguments[i].offset,
@@ -267,29 +321,24 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
         break;
       }
     }
-    std::fill_n(context.nextBlock.data() + std::size_t(warp) * code.width, code.width, 0u);
-    std::fill_n(context.status.data() + std::size_t(warp) * code.width, code.width,
-                LaneStatus::Ready);
+    LaneControl control = controlOf(warp);
+    resetLanes(code, s, control);
   }
 
   // Run every warp to its next barrier; when all are there, release them.
   for (;;) {
     bool anyAtBarrier = false;
     for (std::uint32_t warp = 0; warp < warps; ++warp) {
-      LaneControl control{context.nextBlock.data() + std::size_t(warp) * code.width,
-                          context.status.data() + std::size_t(warp) * code.width,
-                          context.scratch.data()};
+      LaneControl control = controlOf(warp);
       if (runWarp(code, states[warp], control) == WarpStop::AtBarrier)
         anyAtBarrier = true;
     }
     if (!anyAtBarrier)
       return;
-    for (std::uint32_t warp = 0; warp < warps; ++warp)
-      for (std::uint32_t lane = 0; lane < states[warp].laneCount; ++lane) {
-        LaneStatus &status = context.status[std::size_t(warp) * code.width + lane];
-        if (status == LaneStatus::AtBarrier)
-          status = LaneStatus::Ready;
-      }
+    for (std::uint32_t warp = 0; warp < warps; ++warp) {
+      LaneControl control = controlOf(warp);
+      releaseBarrier(states[warp], control);
+    }
   }
 }
 

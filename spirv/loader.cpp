@@ -99,6 +99,32 @@ Module widenedForValidation(const Module &module) {
       }
   }
   copy.rebuildTables();
+  // A conversion between integers wider than 64 bits and 64-bit ones now
+  // converts between equal widths, which is not a conversion: a copy.
+  std::unordered_map<uint32_t, uint32_t> typeOf;
+  for (const Instruction &instruction : copy.globals)
+    if (instruction.result && instruction.resultType)
+      typeOf[instruction.result] = instruction.resultType;
+  for (Function &function : copy.functions) {
+    for (const auto &[id, type] : function.parameters)
+      typeOf[id] = type;
+    for (const Block &block : function.blocks)
+      for (const Instruction &instruction : block.instructions)
+        if (instruction.result && instruction.resultType)
+          typeOf[instruction.result] = instruction.resultType;
+  }
+  auto width = [&](uint32_t typeId) -> uint32_t {
+    const Type *type = copy.type(typeId);
+    if (type && type->kind == Type::Kind::Vector)
+      type = copy.type(type->element);
+    return type && type->kind == Type::Kind::Int ? type->width : 0;
+  };
+  for (Function &function : copy.functions)
+    for (Block &block : function.blocks)
+      for (Instruction &instruction : block.instructions)
+        if ((instruction.opcode == spv::OpUConvert || instruction.opcode == spv::OpSConvert) &&
+            width(instruction.resultType) == width(typeOf[instruction.idOperand(0)]))
+          instruction.opcode = spv::OpCopyObject;
   return copy;
 }
 

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <unordered_set>
 
 namespace lanewise::spirv {
 
@@ -41,10 +42,109 @@ uint64_t byteSize(const Module &module, uint32_t typeId) {
   return *size;
 }
 
-// Writes constant `id` as it lies in memory at `out` (byteSize bytes).
-void writeConstant(const Module &module, uint32_t id, std::byte *out,
-                   const SpecializationValues *specializations) {
+// What constant evaluation needs besides the module: the values of
+// specialization constants and the addresses of module-scope variables.
+struct ConstantContext {
+  const Module &module;
+  const SpecializationValues *specializations = nullptr;
+  const std::unordered_map<uint32_t, uint64_t> *addresses = nullptr;
+};
+
+uint64_t constantAddress(const ConstantContext &context, uint32_t id);
+
+// Byte offset of an access chain's indices (all constants) into `pointee`.
+uint64_t constantChainOffset(const ConstantContext &context, uint32_t pointee,
+                             std::span<const uint32_t> indices, bool pointerChain) {
+  const Module &module = context.module;
+  uint64_t offset = 0;
+  size_t i = 0;
+  auto indexValue = [&](uint32_t id) -> int64_t {
+    auto value = module.constantValue(id);
+    if (!value)
+      throw LoadError(LoadErrorKind::Invalid,
+                      "a constant access chain index (%" + std::to_string(id) + ") is not constant");
+    const Constant *constant = module.constant(id);
+    const Type &type = typeOf(module, constant->type);
+    return type.width == 32 ? int64_t(int32_t(*value)) : int64_t(*value);
+  };
+  if (pointerChain && !indices.empty())
+    offset += uint64_t(indexValue(indices[i++])) * byteSize(module, pointee);
+  uint32_t current = pointee;
+  for (; i < indices.size(); ++i) {
+    const Type &type = typeOf(module, current);
+    if (type.kind == Type::Kind::Struct) {
+      const int64_t member = indexValue(indices[i]);
+      offset += memberOffsets(module, current).at(static_cast<size_t>(member));
+      current = type.members.at(static_cast<size_t>(member));
+    } else {
+      offset += uint64_t(indexValue(indices[i])) * byteSize(module, type.element);
+      current = type.element;
+    }
+  }
+  return offset;
+}
+
+// The value of a constant pointer: a module-scope variable, null, or
+// pointer arithmetic and casts on those (OpSpecConstantOp).
+uint64_t constantAddress(const ConstantContext &context, uint32_t id) {
+  const Module &module = context.module;
+  if (module.globalVariable(id)) {
+    if (context.addresses)
+      if (auto it = context.addresses->find(id); it != context.addresses->end())
+        return it->second;
+    throw LoadError(LoadErrorKind::Invalid,
+                    "the address of %" + std::to_string(id) + " is not known in a constant");
+  }
   const Constant *constant = module.constant(id);
+  if (!constant)
+    throw LoadError(LoadErrorKind::Invalid, "%" + std::to_string(id) + " is not a constant");
+  if (constant->kind == Constant::Kind::Null || constant->kind == Constant::Kind::Undef)
+    return 0;
+  if (constant->kind == Constant::Kind::Scalar)
+    return constant->bits;
+  if (constant->kind != Constant::Kind::SpecConstantOp)
+    throw LoadError(LoadErrorKind::Invalid, "%" + std::to_string(id) + " is not a pointer");
+  const std::vector<uint32_t> &operands = constant->specOperands;
+  switch (constant->specOpcode) {
+  case spv::OpAccessChain:
+  case spv::OpInBoundsAccessChain:
+  case spv::OpPtrAccessChain:
+  case spv::OpInBoundsPtrAccessChain: {
+    const uint32_t base = operands.at(0);
+    uint32_t baseType = 0;
+    if (const GlobalVariable *variable = module.globalVariable(base))
+      baseType = variable->pointerType;
+    else if (const Constant *baseConstant = module.constant(base))
+      baseType = baseConstant->type;
+    const bool pointerChain = constant->specOpcode == spv::OpPtrAccessChain ||
+                              constant->specOpcode == spv::OpInBoundsPtrAccessChain;
+    return constantAddress(context, base) +
+           constantChainOffset(context, typeOf(module, baseType).element,
+                               std::span<const uint32_t>(operands).subspan(1), pointerChain);
+  }
+  case spv::OpBitcast:
+  case spv::OpPtrCastToGeneric:
+  case spv::OpGenericCastToPtr:
+  case spv::OpConvertPtrToU:
+  case spv::OpConvertUToPtr:
+    return constantAddress(context, operands.at(0));
+  default:
+    throw LoadError(LoadErrorKind::Invalid, "OpSpecConstantOp %" + std::to_string(id) + " (" +
+                                                opcodeName(constant->specOpcode) +
+                                                ") is not supported");
+  }
+}
+
+// Writes constant `id` as it lies in memory at `out` (byteSize bytes).
+void writeConstant(const ConstantContext &context, uint32_t id, std::byte *out) {
+  const Module &module = context.module;
+  const Constant *constant = module.constant(id);
+  if (!constant && module.globalVariable(id)) {
+    // A pointer to a module-scope variable, inside a composite.
+    const uint64_t address = constantAddress(context, id);
+    std::memcpy(out, &address, 8);
+    return;
+  }
   if (!constant)
     throw LoadError(LoadErrorKind::Invalid, "%" + std::to_string(id) + " is not a constant");
   const Type &type = typeOf(module, constant->type);
@@ -57,9 +157,9 @@ void writeConstant(const Module &module, uint32_t id, std::byte *out,
   case Constant::Kind::Scalar:
   case Constant::Kind::Bool: {
     uint64_t bits = constant->bits;
-    if (constant->isSpec && constant->specId && specializations) {
-      auto it = specializations->find(*constant->specId);
-      if (it != specializations->end()) {
+    if (constant->isSpec && constant->specId && context.specializations) {
+      auto it = context.specializations->find(*constant->specId);
+      if (it != context.specializations->end()) {
         bits = 0;
         std::memcpy(&bits, it->second.data(), std::min<size_t>(8, it->second.size()));
       }
@@ -74,20 +174,24 @@ void writeConstant(const Module &module, uint32_t id, std::byte *out,
     if (type.kind == Type::Kind::Struct) {
       offsets = memberOffsets(module, constant->type);
     } else {
-      const uint64_t stride = type.kind == Type::Kind::Vector ? byteSize(module, type.element)
-                                                              : byteSize(module, type.element);
+      const uint64_t stride = byteSize(module, type.element);
       for (size_t i = 0; i < constant->constituents.size(); ++i)
         offsets.push_back(i * stride);
     }
     std::memset(out, 0, size);
     for (size_t i = 0; i < constant->constituents.size(); ++i)
-      writeConstant(module, constant->constituents[i], out + offsets[i], specializations);
+      writeConstant(context, constant->constituents[i], out + offsets[i]);
     return;
   }
-  case Constant::Kind::SpecConstantOp:
-    throw LoadError(LoadErrorKind::Invalid, "OpSpecConstantOp %" + std::to_string(id) + " (" +
-                                                opcodeName(constant->specOpcode) +
-                                                ") is not supported");
+  case Constant::Kind::SpecConstantOp: {
+    if (type.kind != Type::Kind::Pointer)
+      throw LoadError(LoadErrorKind::Invalid,
+                      "OpSpecConstantOp %" + std::to_string(id) + " (" +
+                          opcodeName(constant->specOpcode) + ") is not supported");
+    const uint64_t address = constantAddress(context, id);
+    std::memcpy(out, &address, 8);
+    return;
+  }
   }
 }
 
@@ -247,7 +351,8 @@ private:
 
   void fillConstant(const Value &value, uint32_t typeId, uint32_t constantId) {
     std::vector<std::byte> memory(byteSize(module_, typeId));
-    writeConstant(module_, constantId, memory.data(), options_.specializations);
+    writeConstant(ConstantContext{module_, options_.specializations, &globals_}, constantId,
+                  memory.data());
     fillFromMemory(value, typeId, memory.data());
   }
 
@@ -410,6 +515,25 @@ private:
 
   bool isVaryingSource(const Instruction &instruction) const;
 
+  // Phi copies are parallel: an edge must read every source before it writes
+  // any phi. When no phi of the block reads another phi of the block, the
+  // edges write the phis directly; otherwise they write staging registers,
+  // copied into the phis when the block starts.
+  bool needsStaging(const Block &block) const {
+    std::unordered_set<uint32_t> phis;
+    for (const Instruction &phi : block.instructions)
+      if (phi.opcode == spv::OpPhi)
+        phis.insert(phi.result);
+    for (const Instruction &phi : block.instructions) {
+      if (phi.opcode != spv::OpPhi)
+        break;
+      for (size_t k = 0; k < phi.operands.size(); k += 2)
+        if (phis.count(phi.operands[k]))
+          return true;
+    }
+    return false;
+  }
+
   const Module &module_;
   const EntryPoint &entryPoint_;
   const std::unordered_map<uint32_t, uint64_t> &globals_;
@@ -546,10 +670,8 @@ runtime::KernelCode KernelLowering::run() {
         if (variable && variable->storageClass == spv::StorageClassInput)
           continue;
       }
-      if (type.kind == Type::Kind::Struct && instruction.opcode == spv::OpIAddCarry)
-        ; // a struct of two registers, as any other
       values_.emplace(instruction.result, makeValue(instruction.resultType, varying));
-      if (instruction.opcode == spv::OpPhi)
+      if (instruction.opcode == spv::OpPhi && needsStaging(*block))
         phiStaging_.emplace(instruction.result, makeValue(instruction.resultType, varying));
     }
 
@@ -573,6 +695,8 @@ runtime::KernelCode KernelLowering::run() {
     for (const Instruction &phi : block.instructions) {
       if (phi.opcode != spv::OpPhi)
         break;
+      if (!phiStaging_.count(phi.result))
+        break; // the edges write the phis themselves
       const Value &target = values_.at(phi.result);
       const Value &staging = phiStaging_.at(phi.result);
       std::function<void(const Value &, const Value &)> addCopies = [&](const Value &from,
@@ -1605,7 +1729,8 @@ std::vector<runtime::RegisterCopy> KernelLowering::edgeCopies(uint32_t from, uin
       if (phi.operands[k + 1] != fromLabel)
         continue;
       const Value &source = use(phi.operands[k], phi);
-      const Value &staging = phiStaging_.at(phi.result);
+      auto staged = phiStaging_.find(phi.result);
+      const Value &staging = staged != phiStaging_.end() ? staged->second : values_.at(phi.result);
       std::function<void(const Value &, const Value &)> add = [&](const Value &a, const Value &b) {
         if (b.kind == Value::Kind::Aggregate) {
           for (size_t i = 0; i < b.members.size(); ++i)
@@ -1686,8 +1811,7 @@ runtime::Terminator KernelLowering::lowerTerminator(const Block &block, uint32_t
 }
 
 
-std::vector<ProgramGlobal> programGlobals(const Module &module,
-                                          const SpecializationValues &specializations) {
+std::vector<ProgramGlobal> programGlobals(const Module &module) {
   std::vector<ProgramGlobal> globals;
   for (const GlobalVariable &variable : module.globalVariables) {
     if (variable.storageClass != spv::StorageClassCrossWorkgroup &&
@@ -1699,12 +1823,19 @@ std::vector<ProgramGlobal> programGlobals(const Module &module,
     global.storageClass = variable.storageClass;
     global.size = byteSize(module, pointee);
     global.alignment = std::max<uint64_t>(alignmentOf(module, pointee).value_or(16), 16);
-    global.initialBytes.assign(global.size, std::byte{0});
-    if (variable.initializer)
-      writeConstant(module, variable.initializer, global.initialBytes.data(), &specializations);
-    globals.push_back(std::move(global));
+    globals.push_back(global);
   }
   return globals;
+}
+
+void initialiseGlobal(const Module &module, const ProgramGlobal &global,
+                      const std::unordered_map<uint32_t, uint64_t> &addresses,
+                      const SpecializationValues &specializations, std::byte *memory) {
+  std::memset(memory, 0, global.size);
+  const GlobalVariable *variable = module.globalVariable(global.id);
+  if (variable && variable->initializer)
+    writeConstant(ConstantContext{module, &specializations, &addresses}, variable->initializer,
+                  memory);
 }
 
 runtime::KernelCode lowerKernel(const Module &module, const EntryPoint &entryPoint,

@@ -22,15 +22,21 @@ struct ProgramGlobal {
   uint32_t id = 0;
   spv::StorageClass storageClass = spv::StorageClassMax;
   uint64_t size = 0, alignment = 1;
-  std::vector<std::byte> initialBytes; // size bytes (zero when no initializer)
 };
 
 // Values of specialization constants set by clSetProgramSpecializationConstant,
 // by SpecId.
 using SpecializationValues = std::map<uint32_t, std::vector<std::byte>>;
 
-std::vector<ProgramGlobal> programGlobals(const Module &module,
-                                          const SpecializationValues &specializations = {});
+// The program's module-scope variables and their layout needs.
+std::vector<ProgramGlobal> programGlobals(const Module &module);
+// Writes a variable's initial value (zero without an initializer) into its
+// `size` bytes at `memory`; initializers may take the addresses of other
+// variables (given in `addresses`). Throws LoadError for what it cannot
+// evaluate.
+void initialiseGlobal(const Module &module, const ProgramGlobal &global,
+                      const std::unordered_map<uint32_t, uint64_t> &addresses,
+                      const SpecializationValues &specializations, std::byte *memory);
 
 struct LowerOptions {
   uint32_t width = 128; // lanes per warp
