@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <type_traits>
 
 namespace lanewise::builtins {
@@ -21,29 +23,123 @@ template <typename T> constexpr bool isFloat = std::is_floating_point_v<T> || st
 template <typename T> using Compute = std::conditional_t<std::is_same_v<T, half>, float, T>;
 
 enum class Math : std::uint8_t {
-  // One operand.
-  Fabs, Sqrt, Rsqrt, Floor, Ceil, Trunc, Round, Rint, Exp, Exp2, Log, Log2, Log10, Sin, Cos, Tan,
-  Tanh,
-  // Two operands.
-  Fmin, Fmax, Pow, Fmod, Copysign, Hypot, Atan2,
-  // Three operands.
-  Fma, Mad, Mix, FClamp,
-  // Integers.
-  SMin, SMax, UMin, UMax, SAbs, SClamp, UClamp, Popcount, Clz, Ctz, MulHiS, MulHiU,
+  // One floating-point operand.
+  Fabs, Sqrt, Rsqrt, Floor, Ceil, Trunc, Round, Rint, Exp, Exp2, Exp10, Expm1, Log, Log2, Log10,
+  Log1p, Logb, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Sinpi,
+  Cospi, Tanpi, Asinpi, Acospi, Atanpi, Cbrt, Erf, Erfc, Tgamma, Lgamma, Recip, Degrees, Radians,
+  Sign,
+  // Two floating-point operands.
+  Fmin, Fmax, Pow, Fmod, Copysign, Hypot, Atan2, Atan2pi, Fdim, Maxmag, Minmag, Remainder,
+  Nextafter, Divide, Step,
+  // Three floating-point operands.
+  Fma, Mad, Mix, FClamp, Smoothstep,
+  // Integers, one operand.
+  SAbs, UAbs, Popcount, Clz, Ctz,
+  // Integers, two operands.
+  SMin, SMax, UMin, UMax, MulHiS, MulHiU, SAbsDiff, UAbsDiff, SAddSat, UAddSat, SSubSat, USubSat,
+  SHadd, UHadd, SRhadd, URhadd, SMul24, UMul24, Rotate,
+  // Integers, three operands.
+  SClamp, UClamp, SMadHi, UMadHi, SMadSat, UMadSat, SMad24, UMad24,
 };
 
 constexpr int operandCount(Math f) {
-  if (f <= Math::Tanh || f == Math::SAbs || f == Math::Popcount || f == Math::Clz ||
-      f == Math::Ctz)
+  if (f <= Math::Sign || (f >= Math::SAbs && f <= Math::Ctz))
     return 1;
-  if (f >= Math::Fma && f <= Math::FClamp)
-    return 3;
-  if (f == Math::SClamp || f == Math::UClamp)
+  if ((f >= Math::Fma && f <= Math::Smoothstep) || f >= Math::SClamp)
     return 3;
   return 2;
 }
 
-constexpr bool isIntegerFunction(Math f) { return f >= Math::SMin; }
+constexpr bool isIntegerFunction(Math f) { return f >= Math::SAbs; }
+// Functions defined only for 32-bit integers (mad24, mul24).
+constexpr bool only32Bit(Math f) {
+  return f == Math::SMul24 || f == Math::UMul24 || f == Math::SMad24 || f == Math::UMad24;
+}
+
+// sin(pi x), exact at integers and half-integers.
+template <typename C> C sinpi(C x) {
+  if (std::isinf(x))
+    return C(NAN);
+  const C r = std::remainder(x, C(2)); // in [-1, 1]
+  if (r == 0 || std::fabs(r) == 1)
+    return std::copysign(C(0), x);
+  return C(std::sin(double(r) * M_PI));
+}
+
+// cos(pi x), exact at integers and half-integers.
+template <typename C> C cospi(C x) {
+  if (std::isinf(x))
+    return C(NAN);
+  const C r = std::fabs(std::remainder(x, C(2))); // in [0, 1]
+  if (r == C(0.5))
+    return C(0);
+  if (r == 0)
+    return C(1);
+  if (r == 1)
+    return C(-1);
+  return C(std::cos(double(r) * M_PI));
+}
+
+template <typename T> T nextAfter(T a, T b) {
+  if constexpr (std::is_same_v<T, half>) {
+    std::uint16_t bits, target;
+    std::memcpy(&bits, &a, 2);
+    std::memcpy(&target, &b, 2);
+    if (a != a || b != b)
+      return T(a + b);
+    if (a == b)
+      return b;
+    if (a == 0) {
+      std::uint16_t tiny = (target & 0x8000) | 1;
+      T r;
+      std::memcpy(&r, &tiny, 2);
+      return r;
+    }
+    bits = ((a < b) == (a > 0)) ? bits + 1 : bits - 1;
+    T r;
+    std::memcpy(&r, &bits, 2);
+    return r;
+  } else {
+    return std::nextafter(a, b);
+  }
+}
+
+template <typename T> T mulHigh(T a, T b, bool isSigned);
+
+template <typename T> T madSat(T a, T b, T c, bool isSigned) {
+  using S = std::make_signed_t<T>;
+  if constexpr (sizeof(T) < 8) {
+    const __int128 r = isSigned ? __int128(S(a)) * S(b) + S(c) : __int128(a) * b + c;
+    const __int128 low = isSigned ? std::numeric_limits<S>::min() : 0;
+    const __int128 high = isSigned ? __int128(std::numeric_limits<S>::max())
+                                   : __int128(std::numeric_limits<T>::max());
+    return T(std::clamp(r, low, high));
+  } else {
+    if (!isSigned) {
+      const unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
+      const unsigned __int128 r = p + c;
+      return (p >> 64) || (r >> 64) || r < p ? std::numeric_limits<T>::max() : T(r);
+    }
+    const __int128 p = __int128(S(a)) * __int128(S(b)); // fits: |p| < 2^126
+    const __int128 r = p + S(c);
+    const __int128 low = std::numeric_limits<S>::min(), high = std::numeric_limits<S>::max();
+    return T(S(std::clamp(r, low, high)));
+  }
+}
+
+template <typename T> T mulHigh(T a, T b, bool isSigned) {
+  constexpr int bits = sizeof(T) * 8;
+  if constexpr (sizeof(T) == 8) {
+    if (isSigned)
+      return T((__int128(std::int64_t(a)) * __int128(std::int64_t(b))) >> 64);
+    return T((static_cast<unsigned __int128>(a) * b) >> 64);
+  } else {
+    using S = std::make_signed_t<T>;
+    if (isSigned)
+      return T((std::int64_t(S(a)) * std::int64_t(S(b))) >> bits);
+    return T((std::uint64_t(a) * std::uint64_t(b)) >> bits);
+  }
+}
 
 template <Math F, typename T> T apply1(T value) {
   if constexpr (isFloat<T>) {
@@ -83,6 +179,61 @@ template <Math F, typename T> T apply1(T value) {
       return T(std::tan(x));
     else if constexpr (F == Math::Tanh)
       return T(std::tanh(x));
+    else if constexpr (F == Math::Exp10)
+      return T(std::pow(C(10), x));
+    else if constexpr (F == Math::Expm1)
+      return T(std::expm1(x));
+    else if constexpr (F == Math::Log1p)
+      return T(std::log1p(x));
+    else if constexpr (F == Math::Logb)
+      return T(std::logb(x));
+    else if constexpr (F == Math::Asin)
+      return T(std::asin(x));
+    else if constexpr (F == Math::Acos)
+      return T(std::acos(x));
+    else if constexpr (F == Math::Atan)
+      return T(std::atan(x));
+    else if constexpr (F == Math::Sinh)
+      return T(std::sinh(x));
+    else if constexpr (F == Math::Cosh)
+      return T(std::cosh(x));
+    else if constexpr (F == Math::Asinh)
+      return T(std::asinh(x));
+    else if constexpr (F == Math::Acosh)
+      return T(std::acosh(x));
+    else if constexpr (F == Math::Atanh)
+      return T(std::atanh(x));
+    else if constexpr (F == Math::Sinpi)
+      return T(sinpi(x));
+    else if constexpr (F == Math::Cospi)
+      return T(cospi(x));
+    else if constexpr (F == Math::Tanpi)
+      return T(sinpi(x) / cospi(x));
+    else if constexpr (F == Math::Asinpi)
+      return T(std::asin(x) / C(M_PI));
+    else if constexpr (F == Math::Acospi)
+      return T(std::acos(x) / C(M_PI));
+    else if constexpr (F == Math::Atanpi)
+      return T(std::atan(x) / C(M_PI));
+    else if constexpr (F == Math::Cbrt)
+      return T(std::cbrt(x));
+    else if constexpr (F == Math::Erf)
+      return T(std::erf(x));
+    else if constexpr (F == Math::Erfc)
+      return T(std::erfc(x));
+    else if constexpr (F == Math::Tgamma)
+      return T(std::tgamma(x));
+    else if constexpr (F == Math::Lgamma)
+      return T(std::lgamma(x));
+    else if constexpr (F == Math::Recip)
+      return T(C(1) / x);
+    else if constexpr (F == Math::Degrees)
+      return T(x * C(180.0 / M_PI));
+    else if constexpr (F == Math::Radians)
+      return T(x * C(M_PI / 180.0));
+    // sign: 1.0 for x > 0, -0.0 / +0.0 for ±0, -1.0 for x < 0, 0.0 for NaN.
+    else if constexpr (F == Math::Sign)
+      return T(x > 0 ? C(1) : x < 0 ? C(-1) : x == 0 ? x : C(0));
     else
       return value;
   } else {
@@ -92,26 +243,14 @@ template <Math F, typename T> T apply1(T value) {
       return T(S(value) < 0 ? T(0) - value : value);
     else if constexpr (F == Math::Popcount)
       return T(__builtin_popcountll(value));
+    else if constexpr (F == Math::UAbs)
+      return value;
     else if constexpr (F == Math::Clz)
       return T(value == 0 ? bits : __builtin_clzll(value) - (64 - bits));
     else if constexpr (F == Math::Ctz)
       return T(value == 0 ? bits : __builtin_ctzll(value));
     else
       return value;
-  }
-}
-
-template <typename T> T mulHigh(T a, T b, bool isSigned) {
-  constexpr int bits = sizeof(T) * 8;
-  if constexpr (sizeof(T) == 8) {
-    if (isSigned)
-      return T((__int128(std::int64_t(a)) * __int128(std::int64_t(b))) >> 64);
-    return T((static_cast<unsigned __int128>(a) * b) >> 64);
-  } else {
-    using S = std::make_signed_t<T>;
-    if (isSigned)
-      return T((std::int64_t(S(a)) * std::int64_t(S(b))) >> bits);
-    return T((std::uint64_t(a) * std::uint64_t(b)) >> bits);
   }
 }
 
@@ -133,6 +272,24 @@ template <Math F, typename T> T apply2(T a, T b) {
       return T(std::hypot(x, y));
     else if constexpr (F == Math::Atan2)
       return T(std::atan2(x, y));
+    else if constexpr (F == Math::Atan2pi)
+      return T(std::atan2(x, y) / C(M_PI));
+    else if constexpr (F == Math::Fdim)
+      return T(x != x || y != y ? x + y : x > y ? x - y : C(0));
+    // maxmag / minmag: the argument of larger / smaller magnitude, else fmax / fmin.
+    else if constexpr (F == Math::Maxmag)
+      return T(std::fabs(x) > std::fabs(y) ? x : std::fabs(y) > std::fabs(x) ? y : std::fmax(x, y));
+    else if constexpr (F == Math::Minmag)
+      return T(std::fabs(x) < std::fabs(y) ? x : std::fabs(y) < std::fabs(x) ? y : std::fmin(x, y));
+    else if constexpr (F == Math::Remainder)
+      return T(std::remainder(x, y));
+    else if constexpr (F == Math::Nextafter)
+      return nextAfter(a, b);
+    else if constexpr (F == Math::Divide)
+      return T(x / y);
+    // step(edge, x): 0.0 if x < edge, else 1.0.
+    else if constexpr (F == Math::Step)
+      return T(y < x ? C(0) : C(1));
     else
       return a;
   } else {
@@ -147,7 +304,37 @@ template <Math F, typename T> T apply2(T a, T b) {
       return a > b ? a : b;
     else if constexpr (F == Math::MulHiS)
       return mulHigh(a, b, true);
-    else if constexpr (F == Math::MulHiU)
+    else if constexpr (F == Math::SAbsDiff)
+      return S(a) > S(b) ? T(a - b) : T(b - a);
+    else if constexpr (F == Math::UAbsDiff)
+      return a > b ? T(a - b) : T(b - a);
+    else if constexpr (F == Math::SAddSat || F == Math::SSubSat) {
+      using W = __int128;
+      const W r = F == Math::SAddSat ? W(S(a)) + W(S(b)) : W(S(a)) - W(S(b));
+      return T(S(std::clamp<W>(r, std::numeric_limits<S>::min(), std::numeric_limits<S>::max())));
+    } else if constexpr (F == Math::UAddSat)
+      return T(a + b) < a ? std::numeric_limits<T>::max() : T(a + b);
+    else if constexpr (F == Math::USubSat)
+      return a < b ? T(0) : T(a - b);
+    // hadd / rhadd: (x + y) >> 1 and (x + y + 1) >> 1 without overflow.
+    else if constexpr (F == Math::SHadd)
+      return T(S(S(a) >> 1) + S(S(b) >> 1) + S(a & b & 1));
+    else if constexpr (F == Math::UHadd)
+      return T((a >> 1) + (b >> 1) + (a & b & 1));
+    else if constexpr (F == Math::SRhadd)
+      return T(S(S(a) >> 1) + S(S(b) >> 1) + S((a | b) & 1));
+    else if constexpr (F == Math::URhadd)
+      return T((a >> 1) + (b >> 1) + ((a | b) & 1));
+    // mul24: the low 24 bits of each operand (sign-extended for the signed form).
+    else if constexpr (F == Math::SMul24)
+      return T(std::int32_t(a << 8) >> 8) * T(std::int32_t(b << 8) >> 8);
+    else if constexpr (F == Math::UMul24)
+      return T((a & 0xFFFFFF) * (b & 0xFFFFFF));
+    else if constexpr (F == Math::Rotate) {
+      constexpr unsigned bits = sizeof(T) * 8;
+      const unsigned n = unsigned(b) & (bits - 1);
+      return n == 0 ? a : T((a << n) | (a >> (bits - n)));
+    } else if constexpr (F == Math::MulHiU)
       return mulHigh(a, b, false);
     else
       return a;
@@ -166,12 +353,29 @@ template <Math F, typename T> T apply3(T a, T b, T c) {
       return T(x + (y - x) * z);
     else if constexpr (F == Math::FClamp)
       return T(std::fmin(std::fmax(x, y), z));
+    // smoothstep(edge0, edge1, x): t * t * (3 - 2t), t = clamp((x - e0) / (e1 - e0), 0, 1).
+    else if constexpr (F == Math::Smoothstep) {
+      const C t = std::fmin(std::fmax((z - x) / (y - x), C(0)), C(1));
+      return T(t * t * (C(3) - C(2) * t));
+    }
     else
       return a;
   } else {
     using S = std::make_signed_t<T>;
     if constexpr (F == Math::SClamp)
       return T(std::min(std::max(S(a), S(b)), S(c)));
+    else if constexpr (F == Math::SMadHi)
+      return T(mulHigh(a, b, true) + c);
+    else if constexpr (F == Math::UMadHi)
+      return T(mulHigh(a, b, false) + c);
+    else if constexpr (F == Math::SMadSat || F == Math::UMadSat) {
+      // The exact a * b + c, saturated (64-bit products need 128 bits and more:
+      // compute the product's sign and magnitude separately).
+      return madSat<T>(a, b, c, F == Math::SMadSat);
+    } else if constexpr (F == Math::SMad24)
+      return T(apply2<Math::SMul24>(a, b) + c);
+    else if constexpr (F == Math::UMad24)
+      return T(apply2<Math::UMul24>(a, b) + c);
     else if constexpr (F == Math::UClamp)
       return std::min(std::max(a, b), c);
     else

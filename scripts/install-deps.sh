@@ -9,7 +9,7 @@ packages=(
   libtbb-dev spirv-tools spirv-headers
   libgtest-dev libgmock-dev libbenchmark-dev
   clang-14 llvm-spirv-14
-  pocl-opencl-icd
+  pocl-opencl-icd python3-pyopencl python3-numpy
 )
 
 missing=()

@@ -1156,113 +1156,103 @@ std::optional<builtins::Math> openclStdFunction(uint32_t instruction) {
   using builtins::Math;
   using namespace OpenCLLIB;
   switch (instruction) {
-  case Fabs:
-    return Math::Fabs;
-  case Sqrt:
-  case Native_sqrt:
-  case Half_sqrt:
-    return Math::Sqrt;
-  case Rsqrt:
-  case Native_rsqrt:
-  case Half_rsqrt:
-    return Math::Rsqrt;
-  case Floor:
-    return Math::Floor;
-  case Ceil:
-    return Math::Ceil;
-  case Trunc:
-    return Math::Trunc;
-  case Round:
-    return Math::Round;
-  case Rint:
-    return Math::Rint;
-  case Exp:
-  case Native_exp:
-  case Half_exp:
-    return Math::Exp;
-  case Exp2:
-  case Native_exp2:
-  case Half_exp2:
-    return Math::Exp2;
-  case Log:
-  case Native_log:
-  case Half_log:
-    return Math::Log;
-  case Log2:
-  case Native_log2:
-  case Half_log2:
-    return Math::Log2;
-  case Log10:
-  case Native_log10:
-  case Half_log10:
-    return Math::Log10;
-  case Sin:
-  case Native_sin:
-  case Half_sin:
-    return Math::Sin;
-  case Cos:
-  case Native_cos:
-  case Half_cos:
-    return Math::Cos;
-  case Tan:
-  case Native_tan:
-  case Half_tan:
-    return Math::Tan;
-  case Tanh:
-    return Math::Tanh;
-  case Fmin:
-  case FMin_common:
-    return Math::Fmin;
-  case Fmax:
-  case FMax_common:
-    return Math::Fmax;
-  case Pow:
-  case Powr:
-  case Native_powr:
-  case Half_powr:
-    return Math::Pow;
-  case Fmod:
-    return Math::Fmod;
-  case Copysign:
-    return Math::Copysign;
-  case Hypot:
-    return Math::Hypot;
-  case Atan2:
-    return Math::Atan2;
-  case Fma:
-    return Math::Fma;
-  case Mad:
-    return Math::Mad;
-  case Mix:
-    return Math::Mix;
-  case FClamp:
-    return Math::FClamp;
-  case SMin:
-    return Math::SMin;
-  case SMax:
-    return Math::SMax;
-  case UMin:
-    return Math::UMin;
-  case UMax:
-    return Math::UMax;
-  case SAbs:
-    return Math::SAbs;
-  case SClamp:
-    return Math::SClamp;
-  case UClamp:
-    return Math::UClamp;
-  case Popcount:
-    return Math::Popcount;
-  case Clz:
-    return Math::Clz;
-  case Ctz:
-    return Math::Ctz;
-  case SMul_hi:
-    return Math::MulHiS;
-  case UMul_hi:
-    return Math::MulHiU;
-  default:
-    return std::nullopt;
+  case Fabs: return Math::Fabs;
+  case Sqrt: case Native_sqrt: case Half_sqrt: return Math::Sqrt;
+  case Rsqrt: case Native_rsqrt: case Half_rsqrt: return Math::Rsqrt;
+  case Floor: return Math::Floor;
+  case Ceil: return Math::Ceil;
+  case Trunc: return Math::Trunc;
+  case Round: return Math::Round;
+  case Rint: return Math::Rint;
+  case Exp: case Native_exp: case Half_exp: return Math::Exp;
+  case Exp2: case Native_exp2: case Half_exp2: return Math::Exp2;
+  case Exp10: case Native_exp10: case Half_exp10: return Math::Exp10;
+  case Expm1: return Math::Expm1;
+  case Log: case Native_log: case Half_log: return Math::Log;
+  case Log2: case Native_log2: case Half_log2: return Math::Log2;
+  case Log10: case Native_log10: case Half_log10: return Math::Log10;
+  case Log1p: return Math::Log1p;
+  case Logb: return Math::Logb;
+  case Sin: case Native_sin: case Half_sin: return Math::Sin;
+  case Cos: case Native_cos: case Half_cos: return Math::Cos;
+  case Tan: case Native_tan: case Half_tan: return Math::Tan;
+  case Asin: return Math::Asin;
+  case Acos: return Math::Acos;
+  case Atan: return Math::Atan;
+  case Sinh: return Math::Sinh;
+  case Cosh: return Math::Cosh;
+  case Tanh: return Math::Tanh;
+  case Asinh: return Math::Asinh;
+  case Acosh: return Math::Acosh;
+  case Atanh: return Math::Atanh;
+  case Sinpi: return Math::Sinpi;
+  case Cospi: return Math::Cospi;
+  case Tanpi: return Math::Tanpi;
+  case Asinpi: return Math::Asinpi;
+  case Acospi: return Math::Acospi;
+  case Atanpi: return Math::Atanpi;
+  case Cbrt: return Math::Cbrt;
+  case Erf: return Math::Erf;
+  case Erfc: return Math::Erfc;
+  case Tgamma: return Math::Tgamma;
+  case Lgamma: return Math::Lgamma;
+  case Native_recip: case Half_recip: return Math::Recip;
+  case Degrees: return Math::Degrees;
+  case Radians: return Math::Radians;
+  case Sign: return Math::Sign;
+  case Fmin: case FMin_common: return Math::Fmin;
+  case Fmax: case FMax_common: return Math::Fmax;
+  case Pow: case Powr: case Native_powr: case Half_powr: return Math::Pow;
+  case Fmod: return Math::Fmod;
+  case Copysign: return Math::Copysign;
+  case Hypot: return Math::Hypot;
+  case Atan2: return Math::Atan2;
+  case Atan2pi: return Math::Atan2pi;
+  case Fdim: return Math::Fdim;
+  case Maxmag: return Math::Maxmag;
+  case Minmag: return Math::Minmag;
+  case Remainder: return Math::Remainder;
+  case Nextafter: return Math::Nextafter;
+  case Native_divide: case Half_divide: return Math::Divide;
+  case Step: return Math::Step;
+  case Fma: return Math::Fma;
+  case Mad: return Math::Mad;
+  case Mix: return Math::Mix;
+  case FClamp: return Math::FClamp;
+  case Smoothstep: return Math::Smoothstep;
+  case SAbs: return Math::SAbs;
+  case UAbs: return Math::UAbs;
+  case Popcount: return Math::Popcount;
+  case Clz: return Math::Clz;
+  case Ctz: return Math::Ctz;
+  case SMin: return Math::SMin;
+  case SMax: return Math::SMax;
+  case UMin: return Math::UMin;
+  case UMax: return Math::UMax;
+  case SMul_hi: return Math::MulHiS;
+  case UMul_hi: return Math::MulHiU;
+  case SAbs_diff: return Math::SAbsDiff;
+  case UAbs_diff: return Math::UAbsDiff;
+  case SAdd_sat: return Math::SAddSat;
+  case UAdd_sat: return Math::UAddSat;
+  case SSub_sat: return Math::SSubSat;
+  case USub_sat: return Math::USubSat;
+  case SHadd: return Math::SHadd;
+  case UHadd: return Math::UHadd;
+  case SRhadd: return Math::SRhadd;
+  case URhadd: return Math::URhadd;
+  case SMul24: return Math::SMul24;
+  case UMul24: return Math::UMul24;
+  case Rotate: return Math::Rotate;
+  case SClamp: return Math::SClamp;
+  case UClamp: return Math::UClamp;
+  case SMad_hi: return Math::SMadHi;
+  case UMad_hi: return Math::UMadHi;
+  case SMad_sat: return Math::SMadSat;
+  case UMad_sat: return Math::UMadSat;
+  case SMad24: return Math::SMad24;
+  case UMad24: return Math::UMad24;
+  default: return std::nullopt;
   }
 }
 
@@ -1688,7 +1678,8 @@ void KernelLowering::lowerExtInst(const Instruction &instruction, const Value &r
   const uint32_t number = instruction.operands.at(1);
   const auto function = openclStdFunction(number);
   if (!function)
-    fail(instruction, "OpenCL.std instruction " + std::to_string(number) + " is not supported yet");
+    fail(instruction, "OpenCL.std instruction " + openclStdName(number) + " (" +
+                          std::to_string(number) + ") is not supported yet");
   std::vector<const Value *> arguments;
   for (size_t i = 2; i < instruction.operands.size(); ++i)
     arguments.push_back(&use(instruction.idOperand(i), instruction));

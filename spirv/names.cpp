@@ -13,6 +13,7 @@ struct EnumerantName {
   std::string_view name;
 };
 
+#include "opencl_std_names.inc"
 #include "spirv_enum_names.inc"
 
 std::string lookup(std::span<const EnumerantName> table, uint32_t value, std::string_view kind) {
@@ -30,6 +31,10 @@ std::string opcodeName(spv::Op opcode) {
   if (name.empty() || name == "unknown")
     return "Op<" + std::to_string(static_cast<uint32_t>(opcode)) + ">";
   return "Op" + name;
+}
+
+std::string openclStdName(uint32_t instruction) {
+  return lookup(kOpenCLStdNames, instruction, "OpenCL.std instruction ");
 }
 
 std::string capabilityName(spv::Capability capability) {

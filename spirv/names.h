@@ -13,6 +13,8 @@ namespace lanewise::spirv {
 // "OpIAdd"; "Op<n>" for an opcode the grammar does not know.
 std::string opcodeName(spv::Op opcode);
 std::string capabilityName(spv::Capability capability);
+// "s_mad24": the OpenCL.std extended instruction's name in its grammar.
+std::string openclStdName(uint32_t instruction);
 std::string addressingModelName(spv::AddressingModel model);
 std::string memoryModelName(spv::MemoryModel model);
 std::string executionModelName(spv::ExecutionModel model);
