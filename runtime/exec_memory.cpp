@@ -23,6 +23,16 @@ template <typename T> void write(std::uint64_t address, T value) {
   std::memcpy(reinterpret_cast<void *>(address), &value, sizeof value);
 }
 
+// Whether lane l's address is lane 0's plus l * stride for every lane: the
+// common case of an index that is the work-item id.
+inline bool consecutive(const std::uint64_t *pointer, std::uint32_t lanes, std::uint64_t stride) {
+  std::uint64_t expected = pointer[0];
+  bool all = true;
+  for (std::uint32_t l = 0; l < lanes; ++l, expected += stride)
+    all &= pointer[l] == expected;
+  return all;
+}
+
 template <std::uint32_t Bytes> struct Load {
   using T = BitsT<Bytes>;
   template <bool RV, bool PV> static void run(const Instruction &in, ExecutionState &s) {
@@ -38,6 +48,16 @@ template <std::uint32_t Bytes> struct Load {
         const T value = read<T>(pointer[0] + c * Bytes);
         forActiveLanes(s, [&](std::uint32_t l) { r[c * w + l] = value; });
       }
+    } else if (s.fullMask && consecutive(pointer, s.laneCount, in.components * Bytes)) {
+      // Lane l reads the element after lane l - 1's: one contiguous block.
+      const auto *base = reinterpret_cast<const std::byte *>(pointer[0]);
+      if (in.components == 1) {
+        std::memcpy(r, base, std::size_t(s.laneCount) * Bytes);
+      } else {
+        for (std::uint32_t c = 0; c < in.components; ++c)
+          for (std::uint32_t l = 0; l < s.laneCount; ++l)
+            std::memcpy(&r[c * w + l], base + (std::size_t(l) * in.components + c) * Bytes, Bytes);
+      }
     } else {
       for (std::uint32_t c = 0; c < in.components; ++c)
         forActiveLanes(s, [&](std::uint32_t l) { r[c * w + l] = read<T>(pointer[l] + c * Bytes); });
@@ -50,6 +70,20 @@ template <std::uint32_t Bytes, bool PV, bool VV> void store(const Instruction &i
   const std::uint64_t *pointer = s.reg<const std::uint64_t>(in.operand[0]);
   const T *value = s.reg<const T>(in.operand[1]);
   const std::uint32_t w = s.width;
+  if constexpr (PV && VV) {
+    if (s.fullMask && consecutive(pointer, s.laneCount, in.components * Bytes)) {
+      auto *base = reinterpret_cast<std::byte *>(pointer[0]);
+      if (in.components == 1) {
+        std::memcpy(base, value, std::size_t(s.laneCount) * Bytes);
+      } else {
+        for (std::uint32_t c = 0; c < in.components; ++c)
+          for (std::uint32_t l = 0; l < s.laneCount; ++l)
+            std::memcpy(base + (std::size_t(l) * in.components + c) * Bytes, &value[c * w + l],
+                        Bytes);
+      }
+      return;
+    }
+  }
   for (std::uint32_t c = 0; c < in.components; ++c)
     forActiveLanes(s, [&](std::uint32_t l) {
       write<T>(pointer[PV ? l : 0] + c * Bytes, value[VV ? c * w + l : c]);
