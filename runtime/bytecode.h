@@ -180,6 +180,8 @@ struct KernelCode {
   std::vector<AddressRegister> addresses;
   MemoryLayout memory;
   bool hasBarrier = false;
+  // Asynchronous work-group copies in the code (each has a site number).
+  std::uint32_t asyncCopySites = 0;
   std::uint32_t requiredSubgroupSize = 0;
   // Handler-specific tables referenced by Instruction::data.
   std::vector<std::shared_ptr<const void>> tables;

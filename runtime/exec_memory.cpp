@@ -291,10 +291,17 @@ template <typename T> Handler atomicFor(AtomicOp op) {
   return nullptr;
 }
 
-// async_work_group_copy and async_work_group_strided_copy. Every warp of the
-// work-group performs the whole copy (the same bytes each time), so that
-// whichever warp reaches wait_group_events first finds the data in place.
+// async_work_group_copy and async_work_group_strided_copy: one copy per
+// work-group (OpenCL C 3.0, 6.15.11). The first warp to reach the n-th
+// execution of a copy performs it, whole, at once; the other warps' n-th
+// executions find it done. Copying at once is as the spec allows: the data
+// must be in place when wait_group_events returns, and warps run in turn.
 template <std::uint32_t ElementBytes> void asyncCopy(const Instruction &in, ExecutionState &s) {
+  const std::uint32_t site = in.components;
+  const std::uint32_t execution = ++s.asyncReached[site];
+  if (execution <= s.group->asyncPerformed[site])
+    return;
+  s.group->asyncPerformed[site] = execution;
   const std::uint64_t destination = s.reg<const std::uint64_t>(in.operand[0])[0];
   const std::uint64_t source = s.reg<const std::uint64_t>(in.operand[1])[0];
   const std::uint64_t count = s.reg<const std::uint64_t>(in.operand[2])[0];

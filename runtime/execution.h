@@ -20,6 +20,9 @@ struct WorkGroupInfo {
   std::uint64_t globalOffset[3] = {};
   std::byte *localArena = nullptr;
   std::uint32_t subgroupSize = 1;
+  // For each async copy site, how many of its executions the work-group has
+  // performed (a copy is done once per work-group, by the first warp).
+  std::uint32_t *asyncPerformed = nullptr;
 };
 
 struct ExecutionState {
@@ -32,6 +35,8 @@ struct ExecutionState {
   std::byte *privateBase = nullptr; // lane l's private memory: privateBase + l * privateStride
   std::uint32_t privateStride = 0;
   const WorkGroupInfo *group = nullptr;
+  // For each async copy site, how many times this warp has reached it.
+  std::uint32_t *asyncReached = nullptr;
 
   template <typename T> T *reg(std::uint32_t offset) const {
     return reinterpret_cast<T *>(registers + offset);

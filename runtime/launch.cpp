@@ -73,6 +73,7 @@ struct WorkerContext {
   std::vector<std::uint64_t> waiting, occupied, atBarrier;
   std::vector<std::uint8_t> scratch;
   std::vector<ExecutionState> states;
+  std::vector<std::uint32_t> asyncReached, asyncPerformed;
   LocalIds localIds;
 };
 
@@ -233,6 +234,8 @@ void prepareContext(WorkerContext &context, const LaunchPlan &plan) {
   context.atBarrier.resize(words * warps);
   context.scratch.resize(code.width);
   context.states.resize(warps);
+  context.asyncReached.resize(std::size_t(code.asyncCopySites) * warps + 1);
+  context.asyncPerformed.resize(code.asyncCopySites + 1);
 
   if (context.launchSerial == plan.serial)
     return;
@@ -273,6 +276,9 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
         std::min(range.local[d], range.global[d] - group.groupId[d] * range.local[d]);
   }
   group.localArena = context.localArena.get();
+  std::fill(context.asyncPerformed.begin(), context.asyncPerformed.end(), 0u);
+  std::fill(context.asyncReached.begin(), context.asyncReached.end(), 0u);
+  group.asyncPerformed = context.asyncPerformed.data();
   group.subgroupSize = code.requiredSubgroupSize ? code.requiredSubgroupSize : code.width;
   const std::uint64_t lanes = group.localSize[0] * group.localSize[1] * group.localSize[2];
   const std::uint32_t warps = static_cast<std::uint32_t>((lanes + code.width - 1) / code.width);
@@ -295,6 +301,7 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     s.privateStride = code.memory.privateBytesPerLane;
     s.privateBase = context.privateMemory.get() + std::size_t(s.firstLocalIndex) * s.privateStride;
     s.group = &group;
+    s.asyncReached = context.asyncReached.data() + std::size_t(warp) * code.asyncCopySites;
     context.localIds.compute(group, s.firstLocalIndex, s.laneCount);
     for (const BuiltinRegister &builtin : code.builtins)
       writeBuiltin(builtin, s, context.localIds);

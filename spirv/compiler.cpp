@@ -266,7 +266,18 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
   std::string extensions = "-cl-ext=-all";
   for (const std::string &extension : target.extensions)
     extensions += ",+" + extension;
+  // clang-14's opencl-c.h declares the image built-ins for OpenCL C 3.0
+  // whatever the features, and then refuses its own declarations without
+  // __opencl_c_images. The features are enabled for the header and their
+  // macros removed, so that kernels see a device without images (and a
+  // kernel that uses images still fails, for its ImageBasic capability).
+  const bool imageWorkaround = standard == "CL3.0";
+  if (imageWorkaround)
+    extensions += ",+__opencl_c_images,+__opencl_c_read_write_images";
   result.clang.insert(result.clang.begin(), {"-cl-std=" + standard, extensions, optimisation});
+  if (imageWorkaround)
+    result.clang.insert(result.clang.end(),
+                        {"-U__opencl_c_images", "-U__opencl_c_read_write_images"});
   for (const std::string &macro : target.macros) {
     result.clang.push_back("-D");
     result.clang.push_back(macro);

@@ -13,7 +13,8 @@ constexpr int maximumDepth = 64;
 
 class Inliner {
 public:
-  Inliner(const Module &module, uint32_t &nextId) : module_(module), nextId_(nextId) {}
+  Inliner(const Module &module, uint32_t &nextId, std::unordered_map<uint32_t, uint32_t> &origins)
+      : module_(module), nextId_(nextId), origins_(origins) {}
 
   // Expands the calls of `blocks` in place; `depth` counts the callers.
   void expand(std::vector<Block> &blocks, int depth, std::vector<uint32_t> &callers) {
@@ -59,8 +60,10 @@ private:
     for (const Block &block : callee->blocks) {
       rename[block.label] = fresh();
       for (const Instruction &instruction : block.instructions)
-        if (instruction.result)
+        if (instruction.result) {
           rename[instruction.result] = fresh();
+          origins_[rename[instruction.result]] = instruction.result;
+        }
     }
     auto mapped = [&](uint32_t id) {
       auto it = rename.find(id);
@@ -148,13 +151,15 @@ private:
 
   const Module &module_;
   uint32_t &nextId_;
+  std::unordered_map<uint32_t, uint32_t> &origins_;
 };
 
 } // namespace
 
-Function inlineCalls(const Module &module, const Function &kernel, uint32_t &nextId) {
+Function inlineCalls(const Module &module, const Function &kernel, uint32_t &nextId,
+                     std::unordered_map<uint32_t, uint32_t> &origins) {
   Function flat = kernel;
-  Inliner inliner(module, nextId);
+  Inliner inliner(module, nextId, origins);
   std::vector<uint32_t> callers{kernel.id};
   inliner.expand(flat.blocks, 0, callers);
   return flat;

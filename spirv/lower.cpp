@@ -547,6 +547,12 @@ private:
   std::vector<uint32_t> firstPiece_; // bytecode block of each SPIR-V block
   std::unordered_map<spv::BuiltIn, Value> builtinRegisters_;
   std::unordered_map<uint32_t, uint32_t> resultTypes_;
+  std::unordered_map<uint32_t, uint32_t> origins_; // inlined copy -> original id
+  // The id whose decorations apply to `id` (the original of an inlined copy).
+  uint32_t decorated(uint32_t id) const {
+    auto it = origins_.find(id);
+    return it == origins_.end() ? id : it->second;
+  }
   const Value &builtinRegister(spv::BuiltIn builtin, const Instruction &user);
   // The SPIR-V type of any id a function body can use.
   uint32_t typeOfId(uint32_t id, const Instruction &user) const {
@@ -630,7 +636,7 @@ runtime::KernelCode KernelLowering::run() {
     code_.requiredSubgroupSize = *entryPoint_.subgroupSize;
   const Function *kernel = module_.function(entryPoint_.function);
   uint32_t nextId = module_.bound;
-  flat_ = inlineCalls(module_, *kernel, nextId);
+  flat_ = inlineCalls(module_, *kernel, nextId, origins_);
   cfg_ = std::make_unique<ControlFlowGraph>(flat_);
   uniformity_ = analyseUniformity(flat_, *cfg_, [this](const Instruction &instruction) {
     return isVaryingSource(instruction);
@@ -1432,8 +1438,8 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
         op == spv::OpConvertFToS || op == spv::OpSConvert || op == spv::OpSatConvertUToS;
     const bool saturate =
         op == spv::OpSatConvertSToU || op == spv::OpSatConvertUToS ||
-        module_.hasDecoration(instruction.result, spv::DecorationSaturatedConversion);
-    const runtime::Rounding rounding = roundingOf(module_, instruction.result);
+        module_.hasDecoration(decorated(instruction.result), spv::DecorationSaturatedConversion);
+    const runtime::Rounding rounding = roundingOf(module_, decorated(instruction.result));
     if (a.narrowBits && fromSigned)
       fail(instruction, "sign extension of " + std::to_string(a.narrowBits) +
                             "-bit integers is not supported");
@@ -1656,8 +1662,8 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
     const Type &type = typeOf(module_, pointerType);
     const bool toLocal = type.storageClass == spv::StorageClassWorkgroup;
     emit(runtime::asyncCopyHandler(0), result().offset,
-         {destination.offset, source.offset, count.offset, stride.offset}, 1, toLocal ? 1 : 0,
-         byteSize(module_, type.element));
+         {destination.offset, source.offset, count.offset, stride.offset},
+         code_.asyncCopySites++, toLocal ? 1 : 0, byteSize(module_, type.element));
     return;
   }
   case spv::OpExtInst:

@@ -64,6 +64,9 @@ std::vector<std::string> spirvToolsProblems(const Module &module,
     problems.push_back("SPIR-V validation failed: " + text);
   });
   spvtools::ValidatorOptions options;
+  // Friendly names cost time quadratic in repeated names (every kernel has
+  // an "a" and a "call"); diagnostics name ids and Lanewise adds the rest.
+  options.SetFriendlyNames(false);
   if (!tools.Validate(module.words.data(), module.words.size(), options) && problems.empty())
     problems.push_back("SPIR-V validation failed");
   return problems;
