@@ -174,3 +174,42 @@ struct Bitcast {
 Handler bitcastHandler(std::uint32_t, const Shape &shape) { return shaped1<Bitcast>(shape); }
 
 } // namespace lanewise::runtime
+
+#include "builtins/shuffle.h"
+
+namespace lanewise::runtime {
+
+namespace {
+// Shape: result, x, y, mask (operand[0], [1], [2]). The mask's elements have
+// the size of the result's (OpenCL C 3.0, 6.15.12).
+template <std::uint32_t Bytes, bool TwoInputs> struct Shuffle {
+  using T = BitsT<Bytes>;
+  template <bool RV, bool XV, bool YV, bool MV>
+  static void run(const Instruction &in, ExecutionState &s) {
+    builtins::ShuffleOperands<T, T> o{s.reg<T>(in.result),
+                                      s.reg<const T>(in.operand[0]),
+                                      s.reg<const T>(in.operand[1]),
+                                      s.reg<const T>(in.operand[2]),
+                                      RV ? s.width : 1,
+                                      XV ? s.width : 1,
+                                      YV ? s.width : 1,
+                                      MV ? s.width : 1,
+                                      XV,
+                                      YV,
+                                      MV};
+    builtins::shuffleLanes(o, in.components, in.aux, TwoInputs, RV ? s.laneCount : 1,
+                           RV && !s.fullMask ? s.active : nullptr);
+  }
+};
+} // namespace
+
+Handler shuffleHandler(std::uint32_t elementBytes, const Shape &shape, bool twoInputs) {
+  return withElementBytes(elementBytes, [&]<std::uint32_t B>() -> Handler {
+    if constexpr (B == 16)
+      return nullptr;
+    else
+      return twoInputs ? shaped3<Shuffle<B, true>>(shape) : shaped3<Shuffle<B, false>>(shape);
+  });
+}
+
+} // namespace lanewise::runtime

@@ -129,3 +129,10 @@ namespace lanewise::runtime {
 // `immediate` bytes; the result `components` of elementBytes bytes.
 Handler bitcastHandler(std::uint32_t elementBytes, const Shape &shape);
 } // namespace lanewise::runtime
+
+namespace lanewise::runtime {
+// shuffle / shuffle2 (OpenCL.std): operand[0] x, operand[1] y (shuffle2) or
+// unused, operand[2] the mask; `aux` the input length m, `immediate` 1 for
+// shuffle2; the result has `components` components.
+Handler shuffleHandler(std::uint32_t elementBytes, const Shape &shape, bool twoInputs);
+} // namespace lanewise::runtime

@@ -504,7 +504,20 @@ private:
       break;
     }
   }
-  void lowerExtInst(const Instruction &instruction, const Value &result);
+  void lowerExtInst(const Instruction &instruction);
+  bool lowerVectorMemory(const Instruction &instruction, uint32_t number);
+  bool lowerPermutation(const Instruction &instruction, uint32_t number);
+  // The address `pointer + offset * elementsPerOffset * elementBytes`.
+  Value offsetAddress(const Value &pointer, const Value &offset, uint64_t stride);
+  // A temporary register of the given form.
+  Value temporary(Scalar scalar, uint32_t components, bool varying) {
+    Value value;
+    value.scalar = scalar;
+    value.components = components;
+    value.varying = varying;
+    value.offset = allocate(components * runtime::scalarSize(scalar), varying);
+    return value;
+  }
   void lowerAccessChain(const Instruction &instruction, const Value &result);
   void loadInto(const Value &pointer, uint64_t displacement, uint32_t typeId, const Value &result);
   void storeFrom(const Value &pointer, uint64_t displacement, uint32_t typeId, const Value &value);
@@ -1667,14 +1680,164 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
     return;
   }
   case spv::OpExtInst:
-    lowerExtInst(instruction, result());
+    lowerExtInst(instruction);
     return;
   default:
     fail(instruction, "unsupported instruction " + opcodeName(op));
   }
 }
 
-void KernelLowering::lowerExtInst(const Instruction &instruction, const Value &r) {
+Value KernelLowering::offsetAddress(const Value &pointer, const Value &offset, uint64_t stride) {
+  const bool varying = pointer.varying || offset.varying;
+  Value address = temporary(Scalar::I64, 1, varying);
+  address.isPointer = true;
+  emit(runtime::pointerOffsetHandler(offset.elementBytes(),
+                                     Shape{varying, {pointer.varying, offset.varying}}),
+       address.offset, {pointer.offset, offset.offset}, 1, offset.elementBytes(), stride);
+  return address;
+}
+
+// vloadn, vstoren and the half forms (OpenCL C 3.0, 6.15.7): the address is
+// p + offset * n elements (vloada_half3 and vstorea_half3: n = 4), computed
+// here once for every form.
+bool KernelLowering::lowerVectorMemory(const Instruction &instruction, uint32_t number) {
+  using namespace OpenCLLIB;
+  auto argument = [&](size_t i) -> const Value & { return use(instruction.idOperand(2 + i), instruction); };
+  auto literal = [&](size_t i) { return instruction.operands.at(2 + i); };
+  switch (number) {
+  case Vloadn:
+  case Vload_half:
+  case Vload_halfn:
+  case Vloada_halfn: {
+    const Value &r = values_.at(instruction.result);
+    const Value &offset = argument(0), &pointer = argument(1);
+    const uint32_t n = number == Vload_half ? 1 : literal(2);
+    const uint32_t stride = number == Vloada_halfn && n == 3 ? 4 : n;
+    if (number == Vloadn) {
+      const Value address = offsetAddress(pointer, offset, uint64_t(stride) * r.elementBytes());
+      emit(runtime::loadHandler(r.elementBytes(), Shape{r.varying, {address.varying}}), r.offset,
+           {address.offset}, r.components);
+      return true;
+    }
+    // Halves, converted exactly to the result type.
+    const Value address = offsetAddress(pointer, offset, uint64_t(stride) * 2);
+    const Value halves = temporary(Scalar::F16, r.components, r.varying);
+    emit(runtime::loadHandler(2, Shape{r.varying, {address.varying}}), halves.offset,
+         {address.offset}, r.components);
+    emit(runtime::convertHandler({Scalar::F16}, {r.scalar}, runtime::Rounding::Default, false,
+                                 Shape{r.varying, {r.varying}}),
+         r.offset, {halves.offset}, r.components);
+    return true;
+  }
+  case Vstoren:
+  case Vstore_half:
+  case Vstore_half_r:
+  case Vstore_halfn:
+  case Vstore_halfn_r:
+  case Vstorea_halfn:
+  case Vstorea_halfn_r: {
+    const Value &data = argument(0), &offset = argument(1), &pointer = argument(2);
+    const uint32_t n = data.components;
+    const uint32_t stride =
+        (number == Vstorea_halfn || number == Vstorea_halfn_r) && n == 3 ? 4 : n;
+    if (number == Vstoren) {
+      const Value address = offsetAddress(pointer, offset, uint64_t(stride) * data.elementBytes());
+      emit(runtime::storeHandler(data.elementBytes(), Shape{false, {address.varying, data.varying}}),
+           0, {address.offset, data.offset}, n);
+      return true;
+    }
+    // The default mode of vstore_half is round to nearest even; the _r
+    // forms name theirs.
+    runtime::Rounding rounding = runtime::Rounding::RTE;
+    if (number == Vstore_half_r || number == Vstore_halfn_r || number == Vstorea_halfn_r) {
+      switch (literal(3)) {
+      case spv::FPRoundingModeRTZ: rounding = runtime::Rounding::RTZ; break;
+      case spv::FPRoundingModeRTP: rounding = runtime::Rounding::RTP; break;
+      case spv::FPRoundingModeRTN: rounding = runtime::Rounding::RTN; break;
+      default: break;
+      }
+    }
+    const Value halves = temporary(Scalar::F16, n, data.varying);
+    emit(runtime::convertHandler({data.scalar}, {Scalar::F16}, rounding, false,
+                                 Shape{data.varying, {data.varying}}),
+         halves.offset, {data.offset}, n, static_cast<uint32_t>(rounding));
+    const Value address = offsetAddress(pointer, offset, uint64_t(stride) * 2);
+    emit(runtime::storeHandler(2, Shape{false, {address.varying, halves.varying}}), 0,
+         {address.offset, halves.offset}, n);
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+// shuffle, shuffle2, select and bitselect.
+bool KernelLowering::lowerPermutation(const Instruction &instruction, uint32_t number) {
+  using namespace OpenCLLIB;
+  auto argument = [&](size_t i) -> const Value & { return use(instruction.idOperand(2 + i), instruction); };
+  switch (number) {
+  case Shuffle:
+  case Shuffle2: {
+    const Value &r = values_.at(instruction.result);
+    const bool two = number == Shuffle2;
+    const Value &x = argument(0);
+    const Value &y = two ? argument(1) : x;
+    const Value &mask = argument(two ? 2 : 1);
+    emit(runtime::shuffleHandler(r.elementBytes(),
+                                 Shape{r.varying, {x.varying, y.varying, mask.varying}}, two),
+         r.offset, {x.offset, y.offset, mask.offset}, r.components, x.components);
+    return true;
+  }
+  case Select: {
+    // select(a, b, c): c's most significant bit for vectors, c != 0 for
+    // scalars, chooses b (OpenCL C 3.0, 6.15.6).
+    const Value &r = values_.at(instruction.result);
+    const Value &a = argument(0), &b = argument(1), &c = argument(2);
+    const Value condition = temporary(Scalar::Bool, c.components, c.varying);
+    Value integer = c;
+    integer.scalar = c.elementBytes() == 1 ? Scalar::I8
+                     : c.elementBytes() == 2 ? Scalar::I16
+                     : c.elementBytes() == 4 ? Scalar::I32
+                                             : Scalar::I64;
+    const uint32_t zero = splatConstant(integer, 0);
+    emit(runtime::binaryHandler(c.components > 1 ? runtime::BinaryOp::SLessThan
+                                                 : runtime::BinaryOp::INotEqual,
+                                integer.scalar, Shape{c.varying, {c.varying, false}}),
+         condition.offset, {c.offset, zero}, c.components);
+    emit(runtime::selectHandler(r.elementBytes(),
+                                Shape{r.varying, {condition.varying, b.varying, a.varying}}),
+         r.offset, {condition.offset, b.offset, a.offset}, r.components);
+    return true;
+  }
+  case Bitselect: {
+    // bitselect(a, b, c): each bit from b where c's is 1, else from a.
+    const Value &r = values_.at(instruction.result);
+    const Value &a = argument(0), &b = argument(1), &c = argument(2);
+    const Scalar integer = r.elementBytes() == 1 ? Scalar::I8
+                           : r.elementBytes() == 2 ? Scalar::I16
+                           : r.elementBytes() == 4 ? Scalar::I32
+                                                   : Scalar::I64;
+    const bool varying = r.varying;
+    const Value notC = temporary(integer, r.components, c.varying);
+    const Value fromA = temporary(integer, r.components, varying);
+    const Value fromB = temporary(integer, r.components, varying);
+    using runtime::BinaryOp;
+    emit(runtime::unaryHandler(runtime::UnaryOp::Not, integer, Shape{c.varying, {c.varying}}),
+         notC.offset, {c.offset}, r.components);
+    emit(runtime::binaryHandler(BinaryOp::BitwiseAnd, integer, Shape{varying, {a.varying, c.varying}}),
+         fromA.offset, {a.offset, notC.offset}, r.components);
+    emit(runtime::binaryHandler(BinaryOp::BitwiseAnd, integer, Shape{varying, {b.varying, c.varying}}),
+         fromB.offset, {b.offset, c.offset}, r.components);
+    emit(runtime::binaryHandler(BinaryOp::BitwiseOr, integer, Shape{varying, {varying, varying}}),
+         r.offset, {fromA.offset, fromB.offset}, r.components);
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+void KernelLowering::lowerExtInst(const Instruction &instruction) {
   const uint32_t set = instruction.idOperand(0);
   auto name = module_.extInstImports.find(set);
   if (name == module_.extInstImports.end() || name->second != "OpenCL.std")
@@ -1682,6 +1845,11 @@ void KernelLowering::lowerExtInst(const Instruction &instruction, const Value &r
                           (name == module_.extInstImports.end() ? std::string("?") : name->second) +
                           "' is not supported");
   const uint32_t number = instruction.operands.at(1);
+  if (number == OpenCLLIB::Prefetch)
+    return; // a hint (OpenCL C 3.0, 6.15.11)
+  if (lowerVectorMemory(instruction, number) || lowerPermutation(instruction, number))
+    return;
+  const Value &r = values_.at(instruction.result);
   const auto function = openclStdFunction(number);
   if (!function)
     fail(instruction, "OpenCL.std instruction " + openclStdName(number) + " (" +

@@ -1,0 +1,48 @@
+// shuffle and shuffle2 (OpenCL C 3.0, 6.15.12; OpenCL.std 182 and 183):
+// permutations of the components of one or two vectors, per work-item.
+#pragma once
+
+#include <cstdint>
+
+namespace lanewise::builtins {
+
+// The component of the input a mask element selects. Only the
+// ilogb(2m - 1) low bits of each mask element count for shuffle, and
+// ilogb(2m - 1) + 1 for shuffle2, where m (a power of two) is the input's
+// length; shuffle2 numbers the components of x, then those of y.
+template <typename Mask>
+constexpr std::uint32_t shuffleIndex(Mask mask, std::uint32_t inputLength, bool twoInputs) {
+  const std::uint64_t keep = (twoInputs ? 2 * inputLength : inputLength) - 1;
+  return static_cast<std::uint32_t>(static_cast<std::uint64_t>(mask) & keep);
+}
+
+// out(i, lane) = (x|y)(shuffleIndex(mask(i, lane)), lane) for the lanes
+// [0, lanes) that `active` marks (every lane when it is null). Registers are
+// component-major: component c of lane l is at c * stride + l, where a
+// uniform register has stride 1 and only lane 0.
+template <typename T, typename Mask> struct ShuffleOperands {
+  T *out;
+  const T *x, *y;
+  const Mask *mask;
+  std::uint32_t outStride, xStride, yStride, maskStride; // width, or 1 if uniform
+  bool xVarying, yVarying, maskVarying;
+};
+
+template <typename T, typename Mask>
+void shuffleLanes(const ShuffleOperands<T, Mask> &o, std::uint32_t resultLength,
+                  std::uint32_t inputLength, bool twoInputs, std::uint32_t lanes,
+                  const std::uint8_t *active) {
+  for (std::uint32_t lane = 0; lane < lanes; ++lane) {
+    if (active && !active[lane])
+      continue;
+    for (std::uint32_t i = 0; i < resultLength; ++i) {
+      const Mask m = o.mask[i * o.maskStride + (o.maskVarying ? lane : 0)];
+      const std::uint32_t k = shuffleIndex(m, inputLength, twoInputs);
+      o.out[i * o.outStride + lane] =
+          k < inputLength ? o.x[k * o.xStride + (o.xVarying ? lane : 0)]
+                          : o.y[(k - inputLength) * o.yStride + (o.yVarying ? lane : 0)];
+    }
+  }
+}
+
+} // namespace lanewise::builtins
