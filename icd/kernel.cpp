@@ -2,6 +2,8 @@
 #include "icd/program.h"
 #include "icd/queue.h"
 
+#include <CL/cl_ext.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -338,14 +340,65 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
 }
 
 cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
-                                           cl_kernel_sub_group_info, size_t, const void *, size_t,
-                                           void *, size_t *) {
+                                           cl_kernel_sub_group_info param, size_t inputSize,
+                                           const void *input, size_t size, void *value,
+                                           size_t *sizeReturn) {
   if (!isValid(kernel))
     return CL_INVALID_KERNEL;
   if (device && (!isValid(device) || device != kernel->program->context->device))
     return CL_INVALID_DEVICE;
-  // The device does not report sub-group support yet.
-  return CL_INVALID_OPERATION;
+  const _cl_device_id &d = *kernel->program->context->device;
+  if (!d.capabilities.subgroups)
+    return CL_INVALID_OPERATION;
+  const runtime::KernelCode &code = *kernel->info->code;
+  const size_t S = code.subgroupSize;
+  InfoResult result(size, value, sizeReturn);
+  // The local size given as input: 1 to 3 size_t.
+  auto localSize = [&](size_t &lanes) {
+    if (!input || inputSize == 0 || inputSize % sizeof(size_t) || inputSize > 3 * sizeof(size_t))
+      return false;
+    lanes = 1;
+    for (size_t i = 0; i < inputSize / sizeof(size_t); ++i)
+      lanes *= static_cast<const size_t *>(input)[i];
+    return true;
+  };
+  switch (param) {
+  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE: {
+    size_t lanes = 0;
+    if (!localSize(lanes))
+      return CL_INVALID_VALUE;
+    return result(std::min(S, std::max<size_t>(lanes, 1)));
+  }
+  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+    size_t lanes = 0;
+    if (!localSize(lanes))
+      return CL_INVALID_VALUE;
+    return result((lanes + S - 1) / S);
+  }
+  case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+    if (!input || inputSize != sizeof(size_t))
+      return CL_INVALID_VALUE;
+    const size_t count = *static_cast<const size_t *>(input);
+    // The output has as many dimensions as the value has room for.
+    const size_t dimensions = value ? size / sizeof(size_t) : 1;
+    if (value && (size % sizeof(size_t) || dimensions == 0 || dimensions > 3))
+      return CL_INVALID_VALUE;
+    std::vector<size_t> local(dimensions ? dimensions : 1, 1);
+    if (count == 0 || count * S > d.maxWorkGroupSize)
+      std::fill(local.begin(), local.end(), 0);
+    else
+      local[0] = count * S;
+    return result.array<size_t>(local);
+  }
+  case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+    return result(d.maxWorkGroupSize / S);
+  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+    return result(size_t{0});
+  case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL:
+    return result(size_t{code.requiredSubgroupSize});
+  default:
+    return CL_INVALID_VALUE;
+  }
 }
 
 cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel,

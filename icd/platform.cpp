@@ -172,7 +172,14 @@ std::vector<cl_name_version> _cl_device_id::extensions() const {
   if (capabilities.fp16)
     add("cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0));
   if (capabilities.subgroups)
-    add("cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0));
+    for (const char *name :
+         {"cl_khr_subgroups", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+          "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_vote",
+          "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce",
+          "cl_khr_subgroup_extended_types", "cl_intel_subgroups", "cl_intel_subgroups_char",
+          "cl_intel_subgroups_short", "cl_intel_subgroups_long",
+          "cl_intel_required_subgroup_size", "cl_intel_spirv_subgroups"})
+      add(name, CL_MAKE_VERSION(1, 0, 0));
   return list;
 }
 
@@ -469,8 +476,17 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
     return result(cl_uint{0}); // natural alignment
   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
     return result(subGroupsMax);
+  case CL_DEVICE_SUB_GROUP_SIZES_INTEL: {
+    if (!caps.subgroups)
+      return CL_INVALID_VALUE; // a cl_intel_required_subgroup_size query
+    const std::size_t sizes[] = {8, 16, 32, 64};
+    return result(sizes);
+  }
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    return result(no);
+    // Required of devices with cl_khr_subgroups (OpenCL 3.0, 4.2). Sub-groups
+    // of different warps progress independently; those of one warp share its
+    // lockstep schedule (docs/architecture.md).
+    return result(caps.subgroups ? yes : no);
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
     return result(atomicMemory);
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
@@ -551,6 +567,8 @@ void *CL_API_CALL clGetExtensionFunctionAddress(const char *name) {
       {"clIcdGetPlatformIDsKHR", reinterpret_cast<void *>(&api::clIcdGetPlatformIDsKHR)},
       // cl_khr_il_program: the core entry point under its extension name.
       {"clCreateProgramWithILKHR", reinterpret_cast<void *>(&api::clCreateProgramWithIL)},
+      // cl_khr_subgroups.
+      {"clGetKernelSubGroupInfoKHR", reinterpret_cast<void *>(&api::clGetKernelSubGroupInfo)},
   };
   for (const Entry &entry : entries)
     if (std::strcmp(entry.name, name) == 0)

@@ -17,7 +17,7 @@ struct _cl_platform_id
 // tests land.
 struct DeviceCapabilities {
   bool compiler = false;           // OpenCL C source programs (clang + llvm-spirv)
-  bool subgroups = false;          // cl_khr_subgroups and __opencl_c_subgroups
+  bool subgroups = true;           // cl_khr_subgroups and its family, cl_intel_subgroups
   bool fp64 = false;               // cl_khr_fp64 and __opencl_c_fp64
   bool fp16 = false;               // cl_khr_fp16
   bool genericAddressSpace = false;

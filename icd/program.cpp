@@ -141,7 +141,14 @@ spirv::CompilerTarget compilerTarget(const _cl_device_id &device) {
   spirv::CompilerTarget target;
   for (const cl_name_version &extension : device.extensions()) {
     const std::string name = extension.name;
-    if (name != "cl_khr_icd" && name != "cl_khr_extended_versioning" && name != "cl_khr_il_program")
+    if (name == "cl_khr_icd" || name == "cl_khr_extended_versioning" ||
+        name == "cl_khr_il_program")
+      continue;
+    // clang-14 does not know the Intel sub-group extensions: its header
+    // declares their built-ins when their macros are defined.
+    if (name.rfind("cl_intel_", 0) == 0)
+      target.macros.push_back(name);
+    else
       target.extensions.push_back(name);
   }
   for (const cl_name_version &feature : device.openclCFeatures())

@@ -119,6 +119,11 @@ enum class BuiltinValue : std::uint8_t {
   NumEnqueuedSubgroups,
   SubgroupId,
   SubgroupLocalInvocationId,
+  SubgroupEqMask, // uint4 ballot masks of the lane's sub-group
+  SubgroupGeMask,
+  SubgroupGtMask,
+  SubgroupLeMask,
+  SubgroupLtMask,
 };
 
 struct BuiltinRegister {
@@ -183,6 +188,7 @@ struct KernelCode {
   // Asynchronous work-group copies in the code (each has a site number).
   std::uint32_t asyncCopySites = 0;
   std::uint32_t requiredSubgroupSize = 0;
+  std::uint32_t subgroupSize = 16; // S: the required size, or Lanewise's choice
   // Handler-specific tables referenced by Instruction::data.
   std::vector<std::shared_ptr<const void>> tables;
 };

@@ -136,3 +136,22 @@ namespace lanewise::runtime {
 // shuffle2; the result has `components` components.
 Handler shuffleHandler(std::uint32_t elementBytes, const Shape &shape, bool twoInputs);
 } // namespace lanewise::runtime
+
+// ---- Sub-groups (exec_group.cpp, over builtins/subgroup.h) ----
+namespace lanewise::builtins {
+enum class GroupArithmetic : std::uint8_t;
+enum class LaneSource : std::uint8_t;
+} // namespace lanewise::builtins
+namespace lanewise::runtime {
+// Shuffles and broadcasts within each sub-group: see exec_group.cpp for the
+// operand layout.
+Handler subgroupShuffleHandler(std::uint32_t elementBytes);
+// Reductions and scans: scan 0 reduce, 1 inclusive, 2 exclusive, 3 clustered.
+Handler subgroupArithmeticHandler(builtins::GroupArithmetic op, Scalar type, std::uint32_t scan);
+// all, any, all_equal, elect.
+Handler subgroupVoteHandler();
+// ballot and the operations on ballots.
+Handler subgroupBallotHandler();
+// intel_sub_group_block_read / write.
+Handler subgroupBlockHandler(std::uint32_t elementBytes);
+} // namespace lanewise::runtime

@@ -176,6 +176,30 @@ void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const Local
         case BuiltinValue::SubgroupLocalInvocationId:
           value = local % sg;
           break;
+        case BuiltinValue::SubgroupEqMask:
+        case BuiltinValue::SubgroupGeMask:
+        case BuiltinValue::SubgroupGtMask:
+        case BuiltinValue::SubgroupLeMask:
+        case BuiltinValue::SubgroupLtMask: {
+          // Bit b of the uint4 stands for sub-group lane b (component b / 32);
+          // only lanes of the sub-group are set.
+          const std::uint64_t self = local % sg;
+          const std::uint64_t size = std::min<std::uint64_t>(sg, groupLanes - local / sg * sg);
+          std::uint64_t word = 0;
+          for (std::uint64_t bit = c * 32; bit < c * 32 + 32 && bit < size; ++bit) {
+            bool set = false;
+            switch (b.value) {
+            case BuiltinValue::SubgroupEqMask: set = bit == self; break;
+            case BuiltinValue::SubgroupGeMask: set = bit >= self; break;
+            case BuiltinValue::SubgroupGtMask: set = bit > self; break;
+            case BuiltinValue::SubgroupLeMask: set = bit <= self; break;
+            default: set = bit < self; break;
+            }
+            word |= std::uint64_t(set) << (bit - c * 32);
+          }
+          value = word;
+          break;
+        }
         default:
           break;
         }
@@ -279,7 +303,7 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
   std::fill(context.asyncPerformed.begin(), context.asyncPerformed.end(), 0u);
   std::fill(context.asyncReached.begin(), context.asyncReached.end(), 0u);
   group.asyncPerformed = context.asyncPerformed.data();
-  group.subgroupSize = code.requiredSubgroupSize ? code.requiredSubgroupSize : code.width;
+  group.subgroupSize = code.subgroupSize;
   const std::uint64_t lanes = group.localSize[0] * group.localSize[1] * group.localSize[2];
   const std::uint32_t warps = static_cast<std::uint32_t>((lanes + code.width - 1) / code.width);
 

@@ -1,6 +1,7 @@
 #include "spirv/lower.h"
 
 #include "builtins/math.h"
+#include "builtins/subgroup.h"
 #include "runtime/handlers.h"
 #include "spirv/cfg.h"
 #include "spirv/errors.h"
@@ -214,6 +215,8 @@ struct Value {
 };
 
 constexpr uint32_t varyingAlignment = 64;
+// The sub-group size of kernels that do not require one.
+constexpr uint32_t defaultSubgroupSize = 16;
 // A Builtin value's `offset` is the component it points to, or this for the
 // whole built-in variable.
 constexpr uint32_t wholeBuiltin = 0xFFFFFFFFu;
@@ -505,6 +508,7 @@ private:
     }
   }
   void lowerExtInst(const Instruction &instruction);
+  void lowerSubgroup(const Instruction &instruction);
   bool lowerVectorMemory(const Instruction &instruction, uint32_t number);
   bool lowerPermutation(const Instruction &instruction, uint32_t number);
   // The address `pointer + offset * elementsPerOffset * elementBytes`.
@@ -576,6 +580,12 @@ private:
   }
 };
 
+bool isSubgroupOperation(spv::Op opcode) {
+  return (opcode >= spv::OpGroupAll && opcode <= spv::OpGroupSMax) ||
+         (opcode >= spv::OpGroupNonUniformElect && opcode <= spv::OpGroupNonUniformQuadSwap) ||
+         (opcode >= spv::OpSubgroupShuffleINTEL && opcode <= spv::OpSubgroupImageBlockWriteINTEL);
+}
+
 bool isVaryingBuiltin(spv::BuiltIn builtin) {
   switch (builtin) {
   case spv::BuiltInGlobalInvocationId:
@@ -585,6 +595,11 @@ bool isVaryingBuiltin(spv::BuiltIn builtin) {
   case spv::BuiltInSubgroupLocalInvocationId:
   case spv::BuiltInSubgroupId:
   case spv::BuiltInSubgroupSize:
+  case spv::BuiltInSubgroupEqMask:
+  case spv::BuiltInSubgroupGeMask:
+  case spv::BuiltInSubgroupGtMask:
+  case spv::BuiltInSubgroupLeMask:
+  case spv::BuiltInSubgroupLtMask:
     return true;
   default:
     return false;
@@ -592,6 +607,8 @@ bool isVaryingBuiltin(spv::BuiltIn builtin) {
 }
 
 bool KernelLowering::isVaryingSource(const Instruction &instruction) const {
+  if (isSubgroupOperation(instruction.opcode))
+    return true; // per-lane results (and a lane's sub-group is per lane)
   switch (instruction.opcode) {
   case spv::OpVariable: // per-lane private memory
     return true;
@@ -644,9 +661,21 @@ bool KernelLowering::isVaryingSource(const Instruction &instruction) const {
 
 runtime::KernelCode KernelLowering::run() {
   code_.name = entryPoint_.name;
-  code_.width = options_.width;
-  if (entryPoint_.subgroupSize)
-    code_.requiredSubgroupSize = *entryPoint_.subgroupSize;
+  // Sub-groups are slices of S lanes that never span warps: the warp width
+  // is a multiple of S.
+  code_.subgroupSize = defaultSubgroupSize;
+  if (entryPoint_.subgroupSize) {
+    const uint32_t required = *entryPoint_.subgroupSize;
+    if (required != 8 && required != 16 && required != 32 && required != 64)
+      throw LoadError(LoadErrorKind::Invalid,
+                      "kernel '" + entryPoint_.name + "': required sub-group size " +
+                          std::to_string(required) + " is not one of 8, 16, 32, 64");
+    code_.requiredSubgroupSize = required;
+    code_.subgroupSize = required;
+  }
+  code_.width = std::max(code_.subgroupSize,
+                         (options_.width + code_.subgroupSize - 1) / code_.subgroupSize *
+                             code_.subgroupSize);
   const Function *kernel = module_.function(entryPoint_.function);
   uint32_t nextId = module_.bound;
   flat_ = inlineCalls(module_, *kernel, nextId, origins_);
@@ -977,6 +1006,16 @@ std::optional<runtime::BuiltinValue> builtinValue(spv::BuiltIn builtin) {
     return BuiltinValue::SubgroupId;
   case spv::BuiltInSubgroupLocalInvocationId:
     return BuiltinValue::SubgroupLocalInvocationId;
+  case spv::BuiltInSubgroupEqMask:
+    return BuiltinValue::SubgroupEqMask;
+  case spv::BuiltInSubgroupGeMask:
+    return BuiltinValue::SubgroupGeMask;
+  case spv::BuiltInSubgroupGtMask:
+    return BuiltinValue::SubgroupGtMask;
+  case spv::BuiltInSubgroupLeMask:
+    return BuiltinValue::SubgroupLeMask;
+  case spv::BuiltInSubgroupLtMask:
+    return BuiltinValue::SubgroupLtMask;
   default:
     return std::nullopt;
   }
@@ -1682,6 +1721,185 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
   case spv::OpExtInst:
     lowerExtInst(instruction);
     return;
+  default:
+    if (isSubgroupOperation(op))
+      return lowerSubgroup(instruction);
+    fail(instruction, "unsupported instruction " + opcodeName(op));
+  }
+}
+
+// Sub-group operations (OpenCL C 3.0, 6.15.16, and the cl_khr_subgroup_* and
+// cl_intel_subgroups extensions), bound to the handlers of exec_group.cpp.
+void KernelLowering::lowerSubgroup(const Instruction &instruction) {
+  const spv::Op op = instruction.opcode;
+  auto operand = [&](size_t i) -> const Value & {
+    return use(instruction.idOperand(i), instruction);
+  };
+  auto requireSubgroupScope = [&](size_t i) {
+    const auto scope = module_.constantValue(instruction.idOperand(i));
+    if (!scope)
+      fail(instruction, "the execution scope must be a constant");
+    if (*scope != spv::ScopeSubgroup)
+      fail(instruction, "work-group collective functions (scope " + std::to_string(*scope) +
+                            ") are not supported");
+  };
+  using builtins::LaneSource;
+  auto shuffle = [&](LaneSource kind, const Value &input, const Value *index,
+                     const Value *second) {
+    const Value &r = values_.at(instruction.result);
+    const uint64_t flags = (input.varying ? 1 : 0) | (index && index->varying ? 2 : 0) |
+                           (second && second->varying ? 4 : 0);
+    emit(runtime::subgroupShuffleHandler(r.elementBytes()), r.offset,
+         {input.offset, index ? index->offset : 0u, second ? second->offset : input.offset},
+         r.components,
+         static_cast<uint32_t>(kind) | ((index ? index->elementBytes() : 0u) << 8), flags);
+  };
+  using builtins::GroupArithmetic;
+  auto arithmetic = [&](GroupArithmetic kind) {
+    requireSubgroupScope(0);
+    const uint32_t scan = instruction.operands.at(1);
+    const Value &input = operand(2);
+    const Value &r = values_.at(instruction.result);
+    if (r.components != 1)
+      fail(instruction, "sub-group reductions of vectors are not supported");
+    uint64_t cluster = 0;
+    if (scan == spv::GroupOperationClusteredReduce) {
+      const auto size = module_.constantValue(instruction.idOperand(3));
+      if (!size)
+        fail(instruction, "the cluster size must be a constant");
+      cluster = *size;
+    } else if (scan > spv::GroupOperationExclusiveScan) {
+      fail(instruction, "group operation " + std::to_string(scan) + " is not supported");
+    }
+    emit(runtime::subgroupArithmeticHandler(kind, input.scalar, scan), r.offset, {input.offset},
+         1, 0, (input.varying ? 1 : 0) | (cluster << 8));
+  };
+  auto vote = [&](uint32_t kind, const Value *input) {
+    const Value &r = values_.at(instruction.result);
+    emit(runtime::subgroupVoteHandler(), r.offset, {input ? input->offset : 0u}, 1,
+         kind | ((input ? input->elementBytes() * input->components : 1u) << 8),
+         input && input->varying ? 1 : 0);
+  };
+  auto ballot = [&](uint32_t kind, const Value &input, const Value *index) {
+    const Value &r = values_.at(instruction.result);
+    emit(runtime::subgroupBallotHandler(), r.offset, {input.offset, index ? index->offset : 0u},
+         r.components, kind, (input.varying ? 1 : 0) | (index && index->varying ? 2 : 0));
+  };
+  switch (op) {
+  case spv::OpGroupNonUniformShuffle:
+    requireSubgroupScope(0);
+    return shuffle(LaneSource::Index, operand(1), &operand(2), nullptr);
+  case spv::OpGroupNonUniformShuffleXor:
+    requireSubgroupScope(0);
+    return shuffle(LaneSource::Xor, operand(1), &operand(2), nullptr);
+  case spv::OpGroupNonUniformShuffleUp:
+    requireSubgroupScope(0);
+    return shuffle(LaneSource::Up, operand(1), &operand(2), nullptr);
+  case spv::OpGroupNonUniformShuffleDown:
+    requireSubgroupScope(0);
+    return shuffle(LaneSource::Down, operand(1), &operand(2), nullptr);
+  case spv::OpSubgroupShuffleINTEL:
+    return shuffle(LaneSource::Index, operand(0), &operand(1), nullptr);
+  case spv::OpSubgroupShuffleXorINTEL:
+    return shuffle(LaneSource::Xor, operand(0), &operand(1), nullptr);
+  case spv::OpSubgroupShuffleDownINTEL: // (current, next, delta)
+    return shuffle(LaneSource::IntelDown, operand(0), &operand(2), &operand(1));
+  case spv::OpSubgroupShuffleUpINTEL: // (previous, current, delta)
+    return shuffle(LaneSource::IntelUp, operand(1), &operand(2), &operand(0));
+  case spv::OpGroupBroadcast:
+  case spv::OpGroupNonUniformBroadcast:
+    requireSubgroupScope(0);
+    return shuffle(LaneSource::Index, operand(1), &operand(2), nullptr);
+  case spv::OpGroupNonUniformBroadcastFirst:
+    requireSubgroupScope(0);
+    return shuffle(LaneSource::First, operand(1), nullptr, nullptr);
+  case spv::OpGroupAll:
+  case spv::OpGroupNonUniformAll:
+    requireSubgroupScope(0);
+    return vote(0, &operand(1));
+  case spv::OpGroupAny:
+  case spv::OpGroupNonUniformAny:
+    requireSubgroupScope(0);
+    return vote(1, &operand(1));
+  case spv::OpGroupNonUniformAllEqual:
+    requireSubgroupScope(0);
+    return vote(2, &operand(1));
+  case spv::OpGroupNonUniformElect:
+    requireSubgroupScope(0);
+    return vote(3, nullptr);
+  case spv::OpGroupIAdd:
+  case spv::OpGroupNonUniformIAdd:
+  case spv::OpGroupFAdd:
+  case spv::OpGroupNonUniformFAdd:
+    return arithmetic(GroupArithmetic::Add);
+  case spv::OpGroupNonUniformIMul:
+  case spv::OpGroupNonUniformFMul:
+    return arithmetic(GroupArithmetic::Mul);
+  case spv::OpGroupSMin:
+  case spv::OpGroupNonUniformSMin:
+    return arithmetic(GroupArithmetic::SMin);
+  case spv::OpGroupUMin:
+  case spv::OpGroupNonUniformUMin:
+    return arithmetic(GroupArithmetic::UMin);
+  case spv::OpGroupFMin:
+  case spv::OpGroupNonUniformFMin:
+    return arithmetic(GroupArithmetic::FMin);
+  case spv::OpGroupSMax:
+  case spv::OpGroupNonUniformSMax:
+    return arithmetic(GroupArithmetic::SMax);
+  case spv::OpGroupUMax:
+  case spv::OpGroupNonUniformUMax:
+    return arithmetic(GroupArithmetic::UMax);
+  case spv::OpGroupFMax:
+  case spv::OpGroupNonUniformFMax:
+    return arithmetic(GroupArithmetic::FMax);
+  case spv::OpGroupNonUniformBitwiseAnd:
+    return arithmetic(GroupArithmetic::And);
+  case spv::OpGroupNonUniformBitwiseOr:
+    return arithmetic(GroupArithmetic::Or);
+  case spv::OpGroupNonUniformBitwiseXor:
+    return arithmetic(GroupArithmetic::Xor);
+  case spv::OpGroupNonUniformLogicalAnd:
+    return arithmetic(GroupArithmetic::LogicalAnd);
+  case spv::OpGroupNonUniformLogicalOr:
+    return arithmetic(GroupArithmetic::LogicalOr);
+  case spv::OpGroupNonUniformLogicalXor:
+    return arithmetic(GroupArithmetic::LogicalXor);
+  case spv::OpGroupNonUniformBallot:
+    requireSubgroupScope(0);
+    return ballot(0, operand(1), nullptr);
+  case spv::OpGroupNonUniformInverseBallot:
+    requireSubgroupScope(0);
+    return ballot(1, operand(1), nullptr);
+  case spv::OpGroupNonUniformBallotBitExtract:
+    requireSubgroupScope(0);
+    return ballot(2, operand(1), &operand(2));
+  case spv::OpGroupNonUniformBallotBitCount: {
+    requireSubgroupScope(0);
+    const uint32_t scan = instruction.operands.at(1);
+    if (scan > spv::GroupOperationExclusiveScan)
+      fail(instruction, "group operation " + std::to_string(scan) + " is not supported");
+    return ballot(3 + scan, operand(2), nullptr);
+  }
+  case spv::OpGroupNonUniformBallotFindLSB:
+    requireSubgroupScope(0);
+    return ballot(6, operand(1), nullptr);
+  case spv::OpGroupNonUniformBallotFindMSB:
+    requireSubgroupScope(0);
+    return ballot(7, operand(1), nullptr);
+  case spv::OpSubgroupBlockReadINTEL: {
+    const Value &pointer = operand(0);
+    const Value &r = values_.at(instruction.result);
+    emit(runtime::subgroupBlockHandler(r.elementBytes()), r.offset, {pointer.offset, 0u},
+         r.components, 0, pointer.varying ? 1 : 0);
+    return;
+  }
+  case spv::OpSubgroupBlockWriteINTEL: {
+    const Value &pointer = operand(0), &data = operand(1);
+    emit(runtime::subgroupBlockHandler(data.elementBytes()), 0, {pointer.offset, data.offset},
+         data.components, 1, (pointer.varying ? 1 : 0) | (data.varying ? 2 : 0));
+    return;
+  }
   default:
     fail(instruction, "unsupported instruction " + opcodeName(op));
   }

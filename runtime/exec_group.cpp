@@ -1,0 +1,343 @@
+// Sub-group operations over the S-lane slices of a warp (DESIGN.md,
+// "Barriers and sub-groups"): shuffles are permutations within each slice,
+// reductions and scans loops over its active lanes; the element rules are in
+// builtins/subgroup.h.
+#include "builtins/subgroup.h"
+#include "runtime/handlers.h"
+#include "runtime/shapes.h"
+
+#include <bit>
+#include <cstring>
+
+namespace lanewise::runtime {
+
+namespace {
+
+using builtins::GroupArithmetic;
+using builtins::LaneSource;
+
+// Calls f(base, size) for each sub-group of the warp: lanes [base, base + size).
+template <typename F> void forEachSubgroup(const ExecutionState &s, F &&f) {
+  const std::uint32_t S = s.group->subgroupSize;
+  for (std::uint32_t base = 0; base < s.laneCount; base += S)
+    f(base, std::min(S, s.laneCount - base));
+}
+
+std::uint64_t readUnsigned(const std::byte *p, std::uint32_t bytes) {
+  std::uint64_t value = 0;
+  std::memcpy(&value, p, bytes); // little-endian: the low bytes
+  return value;
+}
+
+// Shuffles and broadcasts: out[l] = input[source lane of l]. operand[0] the
+// (first) input, operand[1] the index, delta or mask, operand[2] the second
+// input of the two-input Intel shuffles. aux: source kind | index bytes << 8.
+// immediate: 1 input varying, 2 index varying, 4 second input varying.
+template <std::uint32_t Bytes> void shuffle(const Instruction &in, ExecutionState &s) {
+  using T = BitsT<Bytes>;
+  const auto kind = static_cast<LaneSource>(in.aux & 0xff);
+  const std::uint32_t indexBytes = in.aux >> 8;
+  const bool inputVarying = in.immediate & 1, indexVarying = in.immediate & 2,
+             secondVarying = in.immediate & 4;
+  const T *input = s.reg<const T>(in.operand[0]);
+  const T *second = s.reg<const T>(in.operand[2]);
+  const std::byte *index = s.registers + in.operand[1];
+  T *out = s.reg<T>(in.result);
+  const std::uint32_t w = s.width, S = s.group->subgroupSize;
+  forEachSubgroup(s, [&](std::uint32_t base, std::uint32_t size) {
+    std::uint32_t firstActive = 0;
+    while (firstActive < size && !s.isActive(base + firstActive))
+      ++firstActive;
+    for (std::uint32_t i = 0; i < size; ++i) {
+      const std::uint32_t lane = base + i;
+      if (!s.isActive(lane))
+        continue;
+      const std::uint64_t operand =
+          indexBytes ? readUnsigned(index + (indexVarying ? lane : 0) * indexBytes, indexBytes) : 0;
+      const builtins::SourceLane from = builtins::sourceLane(kind, i, operand, S, firstActive);
+      // A source outside the sub-group is undefined (the checked mode will
+      // report it); the lane keeps its own input then.
+      const bool inside = from.lane < size;
+      const std::uint32_t source = base + (inside ? from.lane : i);
+      const T *values = from.second ? second : input;
+      const bool varying = from.second ? secondVarying : inputVarying;
+      for (std::uint32_t c = 0; c < in.components; ++c)
+        out[c * w + lane] = values[c * (varying ? w : 1) + (varying ? source : 0)];
+    }
+  });
+}
+
+enum class Scan : std::uint8_t { Reduce, Inclusive, Exclusive, Clustered };
+
+// Reductions and scans over the active lanes of each sub-group, in lane
+// order. immediate: 1 input varying | cluster size << 8.
+template <typename T, GroupArithmetic Op, Scan Kind>
+void arithmetic(const Instruction &in, ExecutionState &s) {
+  const T *input = s.reg<const T>(in.operand[0]);
+  T *out = s.reg<T>(in.result);
+  const bool varying = in.immediate & 1;
+  const std::uint32_t cluster = static_cast<std::uint32_t>(in.immediate >> 8);
+  forEachSubgroup(s, [&](std::uint32_t base, std::uint32_t size) {
+    const std::uint32_t step = Kind == Scan::Clustered ? std::max(1u, cluster) : size;
+    for (std::uint32_t first = 0; first < size; first += step) {
+      const std::uint32_t last = std::min(size, first + step);
+      T total = builtins::identity<Op, T>();
+      for (std::uint32_t i = first; i < last; ++i) {
+        const std::uint32_t lane = base + i;
+        if (!s.isActive(lane))
+          continue;
+        const T value = input[varying ? lane : 0];
+        if constexpr (Kind == Scan::Exclusive)
+          out[lane] = total;
+        total = builtins::combine<Op, T>(total, value);
+        if constexpr (Kind == Scan::Inclusive)
+          out[lane] = total;
+      }
+      if constexpr (Kind == Scan::Reduce || Kind == Scan::Clustered)
+        for (std::uint32_t i = first; i < last; ++i)
+          if (s.isActive(base + i))
+            out[base + i] = total;
+    }
+  });
+}
+
+enum class Vote : std::uint8_t { All, Any, AllEqual, Elect };
+
+// aux: vote kind | element bytes << 8; immediate: 1 input varying.
+void vote(const Instruction &in, ExecutionState &s) {
+  const auto kind = static_cast<Vote>(in.aux & 0xff);
+  const std::uint32_t bytes = in.aux >> 8;
+  const bool varying = in.immediate & 1;
+  const std::byte *input = s.registers + in.operand[0];
+  std::uint8_t *out = s.reg<std::uint8_t>(in.result);
+  forEachSubgroup(s, [&](std::uint32_t base, std::uint32_t size) {
+    bool all = true, any = false, equal = true, first = true;
+    std::uint32_t firstActive = size;
+    std::uint64_t reference = 0;
+    for (std::uint32_t i = 0; i < size; ++i) {
+      const std::uint32_t lane = base + i;
+      if (!s.isActive(lane))
+        continue;
+      firstActive = std::min(firstActive, i);
+      if (kind == Vote::Elect)
+        continue;
+      const std::uint64_t value =
+          readUnsigned(input + (varying ? lane : 0) * bytes, bytes);
+      all &= value != 0;
+      any |= value != 0;
+      if (first)
+        reference = value;
+      equal &= value == reference;
+      first = false;
+    }
+    for (std::uint32_t i = 0; i < size; ++i) {
+      const std::uint32_t lane = base + i;
+      if (!s.isActive(lane))
+        continue;
+      switch (kind) {
+      case Vote::All: out[lane] = all; break;
+      case Vote::Any: out[lane] = any; break;
+      case Vote::AllEqual: out[lane] = equal; break;
+      case Vote::Elect: out[lane] = i == firstActive; break;
+      }
+    }
+  });
+}
+
+// Ballots: a uint4 with one bit per lane of the sub-group.
+enum class BallotKind : std::uint8_t {
+  Ballot, Inverse, BitExtract, CountReduce, CountInclusive, CountExclusive, FindLsb, FindMsb,
+};
+
+struct Bits128 {
+  std::uint32_t word[4] = {};
+  bool test(std::uint32_t bit) const { return bit < 128 && (word[bit / 32] >> (bit % 32)) & 1; }
+  void set(std::uint32_t bit) { word[bit / 32] |= 1u << (bit % 32); }
+};
+
+// operand[0] the predicate (Ballot, Bool) or the uint4; operand[1] the index
+// (BitExtract, 4 bytes). aux: kind; immediate: 1 input varying, 2 index varying.
+void ballot(const Instruction &in, ExecutionState &s) {
+  const auto kind = static_cast<BallotKind>(in.aux);
+  const bool varying = in.immediate & 1, indexVarying = in.immediate & 2;
+  const std::uint32_t w = s.width;
+  auto bitsOf = [&](std::uint32_t lane) {
+    Bits128 bits;
+    const std::uint32_t *v = s.reg<const std::uint32_t>(in.operand[0]);
+    for (std::uint32_t c = 0; c < 4; ++c)
+      bits.word[c] = v[c * (varying ? w : 1) + (varying ? lane : 0)];
+    return bits;
+  };
+  forEachSubgroup(s, [&](std::uint32_t base, std::uint32_t size) {
+    if (kind == BallotKind::Ballot) {
+      const std::uint8_t *predicate = s.reg<const std::uint8_t>(in.operand[0]);
+      Bits128 bits;
+      for (std::uint32_t i = 0; i < size; ++i)
+        if (s.isActive(base + i) && predicate[varying ? base + i : 0])
+          bits.set(i);
+      std::uint32_t *out = s.reg<std::uint32_t>(in.result);
+      for (std::uint32_t i = 0; i < size; ++i)
+        if (s.isActive(base + i))
+          for (std::uint32_t c = 0; c < 4; ++c)
+            out[c * w + base + i] = bits.word[c];
+      return;
+    }
+    for (std::uint32_t i = 0; i < size; ++i) {
+      const std::uint32_t lane = base + i;
+      if (!s.isActive(lane))
+        continue;
+      const Bits128 bits = bitsOf(lane);
+      auto count = [&](std::uint32_t upTo) { // bits [0, upTo)
+        std::uint32_t n = 0;
+        for (std::uint32_t b = 0; b < upTo && b < 128; ++b)
+          n += bits.test(b);
+        return n;
+      };
+      switch (kind) {
+      case BallotKind::Inverse:
+        s.reg<std::uint8_t>(in.result)[lane] = bits.test(i);
+        break;
+      case BallotKind::BitExtract: {
+        const std::uint32_t index =
+            s.reg<const std::uint32_t>(in.operand[1])[indexVarying ? lane : 0];
+        s.reg<std::uint8_t>(in.result)[lane] = bits.test(index);
+        break;
+      }
+      case BallotKind::CountReduce:
+        s.reg<std::uint32_t>(in.result)[lane] = count(size);
+        break;
+      case BallotKind::CountInclusive:
+        s.reg<std::uint32_t>(in.result)[lane] = count(i + 1);
+        break;
+      case BallotKind::CountExclusive:
+        s.reg<std::uint32_t>(in.result)[lane] = count(i);
+        break;
+      case BallotKind::FindLsb:
+      case BallotKind::FindMsb: {
+        std::uint32_t found = 0xFFFFFFFFu;
+        for (std::uint32_t b = 0; b < 128; ++b)
+          if (bits.test(b) && (kind == BallotKind::FindMsb || found == 0xFFFFFFFFu))
+            found = b;
+        s.reg<std::uint32_t>(in.result)[lane] = found;
+        break;
+      }
+      default:
+        break;
+      }
+    }
+  });
+}
+
+// intel_sub_group_block_read / write: lane k of a sub-group reads or writes
+// element j * S + k of the block at the (sub-group uniform) address, S the
+// maximum sub-group size. operand[0] the pointer, operand[1] the data.
+// aux: 1 for a write; immediate: 1 pointer varying, 2 data varying.
+template <std::uint32_t Bytes> void blockAccess(const Instruction &in, ExecutionState &s) {
+  using T = BitsT<Bytes>;
+  const bool write = in.aux & 1;
+  const bool pointerVarying = in.immediate & 1, dataVarying = in.immediate & 2;
+  const std::uint64_t *pointer = s.reg<const std::uint64_t>(in.operand[0]);
+  const std::uint32_t w = s.width, S = s.group->subgroupSize;
+  forEachSubgroup(s, [&](std::uint32_t base, std::uint32_t size) {
+    std::uint32_t first = 0;
+    while (first < size && !s.isActive(base + first))
+      ++first;
+    if (first == size)
+      return;
+    auto *block = reinterpret_cast<T *>(pointer[pointerVarying ? base + first : 0]);
+    for (std::uint32_t i = 0; i < size; ++i) {
+      const std::uint32_t lane = base + i;
+      if (!s.isActive(lane))
+        continue;
+      for (std::uint32_t c = 0; c < in.components; ++c) {
+        if (write) {
+          const T *data = s.reg<const T>(in.operand[1]);
+          std::memcpy(&block[c * S + i], &data[c * (dataVarying ? w : 1) + (dataVarying ? lane : 0)],
+                      Bytes);
+        } else {
+          std::memcpy(&s.reg<T>(in.result)[c * w + lane], &block[c * S + i], Bytes);
+        }
+      }
+    }
+  });
+}
+
+template <GroupArithmetic Op, Scan Kind> Handler arithmeticFor(Scalar type) {
+  return withScalar(type, [&]<Scalar S>() -> Handler {
+    using T = ScalarT<S>;
+    constexpr bool floatOp =
+        Op == GroupArithmetic::FMin || Op == GroupArithmetic::FMax ||
+        ((Op == GroupArithmetic::Add || Op == GroupArithmetic::Mul) && !std::is_integral_v<T>);
+    constexpr bool logical = Op == GroupArithmetic::LogicalAnd ||
+                             Op == GroupArithmetic::LogicalOr || Op == GroupArithmetic::LogicalXor;
+    if constexpr (S == Scalar::I128)
+      return nullptr;
+    else if constexpr (logical)
+      return S == Scalar::Bool ? &arithmetic<T, Op, Kind> : nullptr;
+    else if constexpr (floatOp)
+      return std::is_integral_v<T> ? nullptr : &arithmetic<T, Op, Kind>;
+    else if constexpr (std::is_integral_v<T> && S != Scalar::Bool)
+      return &arithmetic<T, Op, Kind>;
+    else
+      return nullptr;
+  });
+}
+
+template <GroupArithmetic Op> Handler arithmeticFor(Scalar type, std::uint32_t scan) {
+  switch (static_cast<Scan>(scan)) {
+  case Scan::Reduce: return arithmeticFor<Op, Scan::Reduce>(type);
+  case Scan::Inclusive: return arithmeticFor<Op, Scan::Inclusive>(type);
+  case Scan::Exclusive: return arithmeticFor<Op, Scan::Exclusive>(type);
+  case Scan::Clustered: return arithmeticFor<Op, Scan::Clustered>(type);
+  }
+  return nullptr;
+}
+
+} // namespace
+
+Handler subgroupShuffleHandler(std::uint32_t elementBytes) {
+  return withElementBytes(elementBytes, [&]<std::uint32_t B>() -> Handler {
+    if constexpr (B == 16)
+      return nullptr;
+    else
+      return &shuffle<B>;
+  });
+}
+
+Handler subgroupArithmeticHandler(builtins::GroupArithmetic op, Scalar type, std::uint32_t scan) {
+  switch (op) {
+#define LANEWISE_GROUP(name)                                                                       \
+  case GroupArithmetic::name:                                                                      \
+    return arithmeticFor<GroupArithmetic::name>(type, scan);
+    LANEWISE_GROUP(Add)
+    LANEWISE_GROUP(Mul)
+    LANEWISE_GROUP(SMin)
+    LANEWISE_GROUP(UMin)
+    LANEWISE_GROUP(FMin)
+    LANEWISE_GROUP(SMax)
+    LANEWISE_GROUP(UMax)
+    LANEWISE_GROUP(FMax)
+    LANEWISE_GROUP(And)
+    LANEWISE_GROUP(Or)
+    LANEWISE_GROUP(Xor)
+    LANEWISE_GROUP(LogicalAnd)
+    LANEWISE_GROUP(LogicalOr)
+    LANEWISE_GROUP(LogicalXor)
+#undef LANEWISE_GROUP
+  }
+  return nullptr;
+}
+
+Handler subgroupVoteHandler() { return &vote; }
+Handler subgroupBallotHandler() { return &ballot; }
+
+Handler subgroupBlockHandler(std::uint32_t elementBytes) {
+  return withElementBytes(elementBytes, [&]<std::uint32_t B>() -> Handler {
+    if constexpr (B == 16)
+      return nullptr;
+    else
+      return &blockAccess<B>;
+  });
+}
+
+} // namespace lanewise::runtime
