@@ -9,3 +9,5 @@ export OCL_ICD_VENDORS="$build/icd/liblanewise.so"
 "$build/samples/lanewise-hello"
 echo
 "$build/samples/lanewise-saxpy"
+echo
+"$build/samples/lanewise-subgroups"
