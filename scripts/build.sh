@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Configures and builds Lanewise into ./build (or $LANEWISE_BUILD_DIR).
+# Configures and builds Lanewise into ./build (or $LANEWISE_BUILD_DIR): every
+# target, or the ones named as arguments.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${LANEWISE_BUILD_DIR:-$root/build}
 bash "$root/scripts/install-deps.sh"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" --parallel "$(nproc)"
+targets=()
+for target in "$@"; do targets+=(--target "$target"); done
+cmake --build "$build" --parallel "$(nproc)" "${targets[@]}"

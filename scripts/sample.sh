@@ -4,7 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${LANEWISE_BUILD_DIR:-$root/build}
-bash "$root/scripts/build.sh"
+bash "$root/scripts/build.sh" lanewise lanewise-hello lanewise-saxpy lanewise-subgroups
 export OCL_ICD_VENDORS="$build/icd/liblanewise.so"
 "$build/samples/lanewise-hello"
 echo
