@@ -97,18 +97,6 @@ template <std::uint32_t Bytes> Handler storeFor(const Shape &shape) {
   return vv ? &store<Bytes, false, true> : &store<Bytes, false, false>;
 }
 
-std::int64_t signedIndex(const std::byte *p, std::uint32_t bytes) {
-  switch (bytes) {
-  case 1:
-    return *reinterpret_cast<const std::int8_t *>(p);
-  case 2:
-    return *reinterpret_cast<const std::int16_t *>(p);
-  case 4:
-    return *reinterpret_cast<const std::int32_t *>(p);
-  default:
-    return *reinterpret_cast<const std::int64_t *>(p);
-  }
-}
 
 // result = base + index * stride, index signed (OpAccessChain indices are
 // signed, OpenCL SPIR-V environment 2.3).
@@ -118,9 +106,10 @@ template <std::uint32_t IndexBytes> struct PointerIndex {
     const std::byte *index = s.registers + in.operand[1];
     std::uint64_t *r = s.reg<std::uint64_t>(in.result);
     const std::int64_t stride = static_cast<std::int64_t>(in.immediate);
+    using Index = std::make_signed_t<BitsT<IndexBytes>>;
+    const Index *indices = reinterpret_cast<const Index *>(index);
     auto at = [&](std::uint32_t l) {
-      return base[BV ? l : 0] +
-             std::uint64_t(signedIndex(index + (IV ? l : 0) * IndexBytes, IndexBytes) * stride);
+      return base[BV ? l : 0] + std::uint64_t(std::int64_t(indices[IV ? l : 0]) * stride);
     };
     if constexpr (!RV)
       r[0] = at(0);

@@ -964,7 +964,17 @@ void KernelLowering::lowerAccessChain(const Instruction &instruction, const Valu
   Value chained = base;
   chained.offset = reg;
   chained.varying = varying;
+  // The last step can write the result itself.
+  if (displacement == 0 && reg != base.offset && varying == result.varying &&
+      code_.instructions.back().result == reg) {
+    code_.instructions.back().result = result.offset;
+    return;
+  }
   const uint32_t final = displaced(chained, displacement);
+  if (final != reg && varying == result.varying) {
+    code_.instructions.back().result = result.offset;
+    return;
+  }
   emit(runtime::copyComponentsHandler(8, Shape{result.varying, {varying}}), result.offset, {final},
        1);
 }
