@@ -367,7 +367,9 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
     size_t lanes = 0;
     if (!localSize(lanes))
       return CL_INVALID_VALUE;
-    return result(std::min(S, std::max<size_t>(lanes, 1)));
+    // The size get_max_sub_group_size() returns for any local size.
+    (void)lanes;
+    return result(S);
   }
   case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
     size_t lanes = 0;

@@ -21,7 +21,7 @@ struct DeviceCapabilities {
   bool fp64 = false;               // cl_khr_fp64 and __opencl_c_fp64
   bool fp16 = false;               // cl_khr_fp16
   bool genericAddressSpace = false;
-  bool programScopeGlobals = false;
+  bool programScopeGlobals = true;
   bool workGroupCollectives = false;
 };
 

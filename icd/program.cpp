@@ -5,6 +5,7 @@
 #include "spirv/compiler.h"
 #include "spirv/linker.h"
 #include "spirv/loader.h"
+#include "spirv/module_note.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -23,30 +24,8 @@ const ProgramExecutable::Kernel *ProgramExecutable::find(std::string_view name) 
 namespace lanewise::icd {
 
 std::string unknownBuildOption(const std::string &options) {
-  static const char *const flags[] = {
-      "-w", "-Werror", "-g", "-cl-opt-disable", "-cl-mad-enable", "-cl-no-signed-zeros",
-      "-cl-unsafe-math-optimizations", "-cl-finite-math-only", "-cl-fast-relaxed-math",
-      "-cl-single-precision-constant", "-cl-denorms-are-zero",
-      "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-kernel-arg-info",
-      "-cl-uniform-work-group-size", "-cl-no-subgroup-ifp", "-create-library",
-      "-enable-link-options", "-cl-strict-aliasing"};
-  std::istringstream words(options);
-  std::string word;
-  while (words >> word) {
-    bool known = false;
-    for (const char *flag : flags)
-      known |= word == flag;
-    // -D name[=value], -I dir (attached or separate), -cl-std=CLx.y
-    if (word == "-D" || word == "-I") {
-      known = static_cast<bool>(words >> word);
-    } else if (word.rfind("-D", 0) == 0 || word.rfind("-I", 0) == 0 ||
-               word.rfind("-cl-std=", 0) == 0) {
-      known = true;
-    }
-    if (!known)
-      return word;
-  }
-  return {};
+  // The same reading of the options as the compiler's (quotes included).
+  return spirv::translateBuildOptions(options, spirv::CompilerTarget{}).unknown;
 }
 
 } // namespace lanewise::icd
@@ -55,8 +34,9 @@ namespace {
 
 // Loads the SPIR-V of a program at creation: a malformed binary is refused
 // then; an invalid one is remembered and fails the build.
-cl_int loadIL(_cl_program &program) {
-  spirv::LoadResult result = spirv::loadModule(std::span<const std::byte>(program.il));
+cl_int loadIL(_cl_program &program, bool library = false) {
+  spirv::LoadResult result =
+      spirv::loadModule(std::span<const std::byte>(program.il), {.library = library});
   if (result.ok()) {
     program.loaded = std::make_shared<const spirv::Module>(std::move(*result.module));
     return CL_SUCCESS;
@@ -159,7 +139,7 @@ spirv::CompilerTarget compilerTarget(const _cl_device_id &device) {
 // Compiles a source program to SPIR-V and loads it (program mutex held).
 // The compiler's diagnostics become the build log.
 cl_int compileSource(_cl_program &program, const std::string &options,
-                     std::vector<std::pair<std::string, std::string>> headers) {
+                     std::vector<std::pair<std::string, std::string>> headers, bool object) {
   spirv::CompileRequest request;
   request.source = program.source;
   request.options = options;
@@ -181,12 +161,38 @@ cl_int compileSource(_cl_program &program, const std::string &options,
   program.il.assign(bytes, bytes + compiled.spirv.size() * 4);
   program.loaded.reset();
   program.loadLog.clear();
-  if (loadIL(program) != CL_SUCCESS || !program.loaded) {
+  // A compiled object may import what another object defines.
+  if (loadIL(program, object) != CL_SUCCESS || !program.loaded) {
     program.buildLog += program.loadLog.empty() ? "error: the compiled module is malformed\n"
                                                 : program.loadLog;
     return CL_BUILD_PROGRAM_FAILURE;
   }
   return CL_SUCCESS;
+}
+
+constexpr std::string_view compiledObjectNote = "Lanewise: compiled object";
+constexpr std::string_view libraryNote = "Lanewise: library";
+
+// The program binary: the SPIR-V, with a note for compiled objects and
+// libraries so that they come back as what they were.
+std::vector<std::byte> programBinary(_cl_program &program) {
+  std::lock_guard lock(program.mutex);
+  if (program.il.empty() || program.il.size() % 4)
+    return program.il;
+  std::string_view note;
+  if (program.binaryType == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT)
+    note = compiledObjectNote;
+  else if (program.binaryType == CL_PROGRAM_BINARY_TYPE_LIBRARY)
+    note = libraryNote;
+  else
+    return program.il;
+  std::vector<uint32_t> words(program.il.size() / 4);
+  std::memcpy(words.data(), program.il.data(), program.il.size());
+  if (spirv::hasModuleNote(words, note))
+    return program.il;
+  const std::vector<uint32_t> noted = spirv::withModuleNote(words, note);
+  const auto *bytes = reinterpret_cast<const std::byte *>(noted.data());
+  return {bytes, bytes + noted.size() * 4};
 }
 
 cl_int checkDevices(cl_program program, cl_uint numDevices, const cl_device_id *devices) {
@@ -273,18 +279,30 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
     setError(errcodeReturn, CL_INVALID_VALUE);
     return nullptr;
   }
-  // A program binary of Lanewise is its SPIR-V module.
+  // A program binary of Lanewise is its SPIR-V module; compiled objects and
+  // libraries carry a note that says so (program binaries, below).
   auto *program = new _cl_program(context, _cl_program::Origin::Binary);
   const auto *bytes = reinterpret_cast<const std::byte *>(binaries[0]);
   program->il.assign(bytes, bytes + lengths[0]);
-  if (cl_int error = loadIL(*program); error != CL_SUCCESS) {
+  program->binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  if (lengths[0] % 4 == 0) {
+    std::vector<uint32_t> words(lengths[0] / 4);
+    std::memcpy(words.data(), binaries[0], lengths[0]);
+    if (spirv::hasModuleNote(words, compiledObjectNote))
+      program->binaryType = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    else if (spirv::hasModuleNote(words, libraryNote))
+      program->binaryType = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+  }
+  const bool object = program->binaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  if (cl_int error = loadIL(*program, object); error != CL_SUCCESS || (object && !program->loaded)) {
     if (binaryStatus)
       binaryStatus[0] = CL_INVALID_BINARY;
     program->release();
     setError(errcodeReturn, CL_INVALID_BINARY);
     return nullptr;
   }
-  program->binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  if (object)
+    program->buildStatus = CL_BUILD_SUCCESS; // ready to be linked
   if (binaryStatus)
     binaryStatus[0] = CL_SUCCESS;
   setError(errcodeReturn, CL_SUCCESS);
@@ -339,7 +357,7 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint numDevices,
       program->buildStatus = CL_BUILD_ERROR;
       result = CL_INVALID_BUILD_OPTIONS;
     } else if (program->origin == _cl_program::Origin::Source &&
-               (result = compileSource(*program, optionText, {})) != CL_SUCCESS) {
+               (result = compileSource(*program, optionText, {}, false)) != CL_SUCCESS) {
       program->buildStatus = CL_BUILD_ERROR;
     } else if (!program->loaded) {
       program->buildLog = program->loadLog;
@@ -403,9 +421,11 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint numDevices,
     std::lock_guard lock(program->mutex);
     program->buildOptions = optionText;
     program->executable.reset();
-    result = compileSource(*program, optionText, std::move(embedded));
+    result = compileSource(*program, optionText, std::move(embedded), true);
     if (result == CL_BUILD_PROGRAM_FAILURE)
       result = CL_COMPILE_PROGRAM_FAILURE;
+    if (result == CL_INVALID_BUILD_OPTIONS)
+      result = CL_INVALID_COMPILER_OPTIONS;
     program->buildStatus = result == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     program->binaryType =
         result == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT : CL_PROGRAM_BINARY_TYPE_NONE;
@@ -535,7 +555,7 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param, s
       return result.bytes(nullptr, 0);
     return result.bytes(program->il.data(), program->il.size());
   case CL_PROGRAM_BINARY_SIZES: {
-    const size_t binarySize = program->origin == _cl_program::Origin::Source ? 0 : program->il.size();
+    const size_t binarySize = programBinary(*program).size();
     return result(binarySize);
   }
   case CL_PROGRAM_BINARIES: {
@@ -545,8 +565,9 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param, s
     if (size < sizeof(unsigned char *))
       return CL_INVALID_VALUE;
     auto *destination = *static_cast<unsigned char **>(value);
-    if (destination && program->origin != _cl_program::Origin::Source)
-      std::memcpy(destination, program->il.data(), program->il.size());
+    const std::vector<std::byte> binary = programBinary(*program);
+    if (destination && !binary.empty())
+      std::memcpy(destination, binary.data(), binary.size());
     if (sizeReturn)
       *sizeReturn = sizeof(unsigned char *);
     return CL_SUCCESS;

@@ -103,10 +103,35 @@ void arithmetic(const Instruction &in, ExecutionState &s) {
 
 enum class Vote : std::uint8_t { All, Any, AllEqual, Elect };
 
-// aux: vote kind | element bytes << 8; immediate: 1 input varying.
+// Whether two elements are equal: floating-point elements (float flag) by
+// an ordered comparison (-0.0 equals +0.0, NaN equals nothing).
+bool elementsEqual(std::uint64_t a, std::uint64_t b, std::uint32_t bytes, bool floating) {
+  if (!floating)
+    return a == b;
+  if (bytes == 2) {
+    _Float16 x, y;
+    std::memcpy(&x, &a, 2);
+    std::memcpy(&y, &b, 2);
+    return x == y;
+  }
+  if (bytes == 4) {
+    float x, y;
+    std::memcpy(&x, &a, 4);
+    std::memcpy(&y, &b, 4);
+    return x == y;
+  }
+  double x, y;
+  std::memcpy(&x, &a, 8);
+  std::memcpy(&y, &b, 8);
+  return x == y;
+}
+
+// aux: vote kind | element bytes << 8 | 1 << 16 for floating point;
+// immediate: 1 input varying.
 void vote(const Instruction &in, ExecutionState &s) {
   const auto kind = static_cast<Vote>(in.aux & 0xff);
-  const std::uint32_t bytes = in.aux >> 8;
+  const std::uint32_t bytes = (in.aux >> 8) & 0xff;
+  const bool floating = (in.aux >> 16) & 1;
   const bool varying = in.immediate & 1;
   const std::byte *input = s.registers + in.operand[0];
   std::uint8_t *out = s.reg<std::uint8_t>(in.result);
@@ -127,7 +152,7 @@ void vote(const Instruction &in, ExecutionState &s) {
       any |= value != 0;
       if (first)
         reference = value;
-      equal &= value == reference;
+      equal &= elementsEqual(value, reference, bytes, floating);
       first = false;
     }
     for (std::uint32_t i = 0; i < size; ++i) {
@@ -160,12 +185,17 @@ struct Bits128 {
 void ballot(const Instruction &in, ExecutionState &s) {
   const auto kind = static_cast<BallotKind>(in.aux);
   const bool varying = in.immediate & 1, indexVarying = in.immediate & 2;
-  const std::uint32_t w = s.width;
+  const std::uint32_t w = s.width, S = s.group->subgroupSize;
+  // Only the bits of lanes below the maximum sub-group size count
+  // (cl_khr_subgroup_ballot); the others are ignored.
   auto bitsOf = [&](std::uint32_t lane) {
     Bits128 bits;
     const std::uint32_t *v = s.reg<const std::uint32_t>(in.operand[0]);
-    for (std::uint32_t c = 0; c < 4; ++c)
+    for (std::uint32_t c = 0; c < 4; ++c) {
       bits.word[c] = v[c * (varying ? w : 1) + (varying ? lane : 0)];
+      if (S < (c + 1) * 32)
+        bits.word[c] &= S <= c * 32 ? 0u : (1u << (S - c * 32)) - 1;
+    }
     return bits;
   };
   forEachSubgroup(s, [&](std::uint32_t base, std::uint32_t size) {
@@ -204,7 +234,7 @@ void ballot(const Instruction &in, ExecutionState &s) {
         break;
       }
       case BallotKind::CountReduce:
-        s.reg<std::uint32_t>(in.result)[lane] = count(size);
+        s.reg<std::uint32_t>(in.result)[lane] = count(S);
         break;
       case BallotKind::CountInclusive:
         s.reg<std::uint32_t>(in.result)[lane] = count(i + 1);

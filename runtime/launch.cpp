@@ -183,10 +183,10 @@ void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const Local
         case BuiltinValue::SubgroupLtMask: {
           // Bit b of the uint4 stands for sub-group lane b (component b / 32);
           // only lanes of the sub-group are set.
+          // Bits at and above the maximum sub-group size are clear.
           const std::uint64_t self = local % sg;
-          const std::uint64_t size = std::min<std::uint64_t>(sg, groupLanes - local / sg * sg);
           std::uint64_t word = 0;
-          for (std::uint64_t bit = c * 32; bit < c * 32 + 32 && bit < size; ++bit) {
+          for (std::uint64_t bit = c * 32; bit < c * 32 + 32 && bit < sg; ++bit) {
             bool set = false;
             switch (b.value) {
             case BuiltinValue::SubgroupEqMask: set = bit == self; break;

@@ -24,12 +24,15 @@ std::vector<uint32_t> successorLabels(const Block &block) {
   }
 }
 
-ControlFlowGraph::ControlFlowGraph(const Function &function) {
-  std::unordered_map<uint32_t, const Block *> byLabel;
-  for (const Block &block : function.blocks)
-    byLabel[block.label] = &block;
+namespace {
 
-  // Post-order by an iterative depth-first search from the entry.
+// Post-order of the blocks reachable from the entry, by an iterative
+// depth-first search that visits a block's successors in the order
+// `successorsOf` gives.
+template <typename Successors>
+std::vector<const Block *>
+postOrderFrom(const Block *entry, const std::unordered_map<uint32_t, const Block *> &byLabel,
+              Successors &&successorsOf) {
   std::vector<const Block *> postOrder;
   std::unordered_map<uint32_t, bool> visited;
   struct Frame {
@@ -38,9 +41,8 @@ ControlFlowGraph::ControlFlowGraph(const Function &function) {
     size_t index;
   };
   std::vector<Frame> stack;
-  const Block *entry = &function.blocks.front();
   visited[entry->label] = true;
-  stack.push_back({entry, successorLabels(*entry), 0});
+  stack.push_back({entry, successorsOf(*entry), 0});
   while (!stack.empty()) {
     Frame &top = stack.back();
     if (top.index < top.next.size()) {
@@ -48,13 +50,79 @@ ControlFlowGraph::ControlFlowGraph(const Function &function) {
       auto it = byLabel.find(label);
       if (it != byLabel.end() && !visited[label]) {
         visited[label] = true;
-        stack.push_back({it->second, successorLabels(*it->second), 0});
+        stack.push_back({it->second, successorsOf(*it->second), 0});
       }
     } else {
       postOrder.push_back(top.block);
       stack.pop_back();
     }
   }
+  return postOrder;
+}
+
+} // namespace
+
+ControlFlowGraph::ControlFlowGraph(const Function &function) {
+  std::unordered_map<uint32_t, const Block *> byLabel;
+  for (const Block &block : function.blocks)
+    byLabel[block.label] = &block;
+  const Block *entry = &function.blocks.front();
+
+  // The warp runs the lowest-numbered block first, so the numbering decides
+  // where lanes reconverge: every block of a loop must come before the
+  // blocks the loop exits to, or lanes that leave early would run ahead of
+  // the others. A first order finds the loops (back edges of a reverse
+  // post-order; OpenCL C gives reducible graphs); the second search then
+  // visits, from each block, the successors that leave more of its loops
+  // first, which numbers them after the loop.
+  std::unordered_map<uint32_t, std::vector<uint32_t>> loopsOf; // label -> loop headers
+  {
+    std::vector<const Block *> first = postOrderFrom(entry, byLabel, successorLabels);
+    std::unordered_map<uint32_t, size_t> rank;
+    for (size_t i = 0; i < first.size(); ++i)
+      rank[first[i]->label] = first.size() - 1 - i;
+    std::unordered_map<uint32_t, std::vector<uint32_t>> predecessorsOf;
+    for (const Block *block : first)
+      for (uint32_t next : successorLabels(*block))
+        if (rank.count(next))
+          predecessorsOf[next].push_back(block->label);
+    for (const Block *latch : first)
+      for (uint32_t header : successorLabels(*latch)) {
+        if (!rank.count(header) || rank[header] > rank[latch->label])
+          continue;
+        // The natural loop: the header and what reaches the latch without it.
+        std::unordered_map<uint32_t, bool> inLoop{{header, true}};
+        std::vector<uint32_t> work{latch->label};
+        while (!work.empty()) {
+          const uint32_t label = work.back();
+          work.pop_back();
+          if (inLoop[label])
+            continue;
+          inLoop[label] = true;
+          for (uint32_t p : predecessorsOf[label])
+            work.push_back(p);
+        }
+        for (const auto &[label, member] : inLoop)
+          if (member && std::find(loopsOf[label].begin(), loopsOf[label].end(), header) ==
+                            loopsOf[label].end())
+            loopsOf[label].push_back(header);
+      }
+  }
+  auto leaves = [&](uint32_t from, uint32_t to) {
+    size_t count = 0;
+    const std::vector<uint32_t> &inner = loopsOf[to];
+    for (uint32_t header : loopsOf[from])
+      count += std::find(inner.begin(), inner.end(), header) == inner.end();
+    return count;
+  };
+  const std::vector<const Block *> postOrder =
+      postOrderFrom(entry, byLabel, [&](const Block &block) {
+        std::vector<uint32_t> next = successorLabels(block);
+        std::stable_sort(next.begin(), next.end(), [&](uint32_t a, uint32_t b) {
+          return leaves(block.label, a) > leaves(block.label, b);
+        });
+        return next;
+      });
   order_.assign(postOrder.rbegin(), postOrder.rend());
   for (uint32_t i = 0; i < order_.size(); ++i)
     numberOf_[order_[i]->label] = i;

@@ -1,6 +1,8 @@
 #include "spirv/compiler.h"
 
+#include <algorithm>
 #include <array>
+#include <string_view>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -200,6 +202,35 @@ bool isSpirv(const std::string &bytes) {
   return magic == 0x07230203;
 }
 
+// Cache entries end with a checksum of their contents and a tag: an entry
+// that was damaged or cut short is recompiled, never used.
+constexpr char cacheTag[8] = {'L', 'W', 'C', 'A', 'C', 'H', 'E', '1'};
+
+uint64_t checksum(std::string_view bytes) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (unsigned char c : bytes)
+    hash = (hash ^ c) * 0x100000001b3ull;
+  return hash;
+}
+
+std::string sealed(const std::string &bytes) {
+  std::string out = bytes;
+  const uint64_t sum = checksum(bytes);
+  out.append(reinterpret_cast<const char *>(&sum), sizeof sum);
+  out.append(cacheTag, sizeof cacheTag);
+  return out;
+}
+
+// Strips and checks the seal; false for a damaged entry.
+bool unsealed(std::string &bytes) {
+  if (bytes.size() < 16 || bytes.compare(bytes.size() - 8, 8, cacheTag, 8) != 0)
+    return false;
+  uint64_t sum = 0;
+  std::memcpy(&sum, bytes.data() + bytes.size() - 16, sizeof sum);
+  bytes.resize(bytes.size() - 16);
+  return checksum(bytes) == sum;
+}
+
 std::vector<uint32_t> toWords(const std::string &bytes) {
   std::vector<uint32_t> words(bytes.size() / 4);
   std::memcpy(words.data(), bytes.data(), words.size() * 4);
@@ -222,11 +253,13 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
   static const char *const passThrough[] = {
       "-w", "-Werror", "-cl-mad-enable", "-cl-no-signed-zeros", "-cl-unsafe-math-optimizations",
       "-cl-finite-math-only", "-cl-fast-relaxed-math", "-cl-single-precision-constant",
-      "-cl-denorms-are-zero", "-cl-fp32-correctly-rounded-divide-sqrt",
-      "-cl-uniform-work-group-size"};
+      "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-uniform-work-group-size"};
   // Options that change nothing in the SPIR-V: argument information is
   // always kept; link options are for clLinkProgram.
+  // -cl-denorms-are-zero only allows flushing denormals (clang-14 -cc1 does
+  // not take it): keeping them is within what it allows.
   static const char *const accepted[] = {"-cl-kernel-arg-info", "-cl-no-subgroup-ifp",
+                                         "-cl-denorms-are-zero",
                                          "-cl-strict-aliasing", "-create-library",
                                          "-enable-link-options"};
   for (size_t i = 0; i < words.size(); ++i) {
@@ -257,6 +290,9 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
         result.unknown = word;
         return result;
       }
+      if (std::find(target.standards.begin(), target.standards.end(), version) ==
+          target.standards.end())
+        result.unsupportedStandard = version;
       standard = version;
     } else {
       result.unknown = word;
@@ -296,6 +332,16 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
     result.log = "error: unknown or invalid build option '" + translated.unknown + "'\n";
     return result;
   }
+  if (!translated.unsupportedStandard.empty()) {
+    // OpenCL 3.0, 5.8.6.5: a -cl-std the device does not list fails to compile.
+    result.status = CompileResult::Status::Failure;
+    std::string offered;
+    for (const std::string &standard : request.target.standards)
+      offered += (offered.empty() ? "" : ", ") + standard;
+    result.log = "error: the device does not support -cl-std=" + translated.unsupportedStandard +
+                 " (it supports " + offered + ")\n";
+    return result;
+  }
   const std::optional<Toolchain> &toolchain = findToolchain();
   if (!toolchain) {
     result.status = CompileResult::Status::CompilerNotAvailable;
@@ -322,7 +368,7 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
   const std::string name = key.hex();
   if (cache) {
     std::string bytes, log;
-    if (readFile(*cache / (name + ".spv"), bytes) && isSpirv(bytes)) {
+    if (readFile(*cache / (name + ".spv"), bytes) && unsealed(bytes) && isSpirv(bytes)) {
       readFile(*cache / (name + ".log"), log);
       result.status = CompileResult::Status::Success;
       result.spirv = toWords(bytes);
@@ -399,7 +445,7 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
   if (cache) {
     fs::create_directories(*cache, error);
     writeAtomically(*cache / (name + ".log"), result.log);
-    writeAtomically(*cache / (name + ".spv"), bytes);
+    writeAtomically(*cache / (name + ".spv"), sealed(bytes));
   }
   return result;
 }

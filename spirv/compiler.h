@@ -27,6 +27,8 @@ struct CompilerTarget {
   std::vector<std::string> extensions; // e.g. cl_khr_fp64, __opencl_c_int64
   std::vector<std::string> macros;     // -D definitions the headers need
   std::string defaultStandard = "CL1.2";
+  // The -cl-std values the device accepts (CL_DEVICE_OPENCL_C_ALL_VERSIONS).
+  std::vector<std::string> standards = {"CL1.0", "CL1.1", "CL1.2", "CL3.0"};
 };
 
 struct CompileRequest {
@@ -53,6 +55,7 @@ CompileResult compileOpenCLC(const CompileRequest &request);
 struct TranslatedOptions {
   std::vector<std::string> clang;
   std::string unknown;
+  std::string unsupportedStandard; // a -cl-std the device does not offer
   bool debugInfo = false;
 };
 TranslatedOptions translateBuildOptions(const std::string &options, const CompilerTarget &target);

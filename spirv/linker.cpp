@@ -15,6 +15,8 @@ LinkResult linkModules(const std::vector<std::vector<uint32_t>> &modules, bool l
   });
   spvtools::LinkerOptions options;
   options.SetCreateLibrary(library);
+  // A library may keep imports that a later link resolves.
+  options.SetAllowPartialLinkage(library);
   result.ok = spvtools::Link(context, modules, &result.words, options) == SPV_SUCCESS;
   return result;
 }

@@ -1786,8 +1786,12 @@ void KernelLowering::lowerSubgroup(const Instruction &instruction) {
   };
   auto vote = [&](uint32_t kind, const Value *input) {
     const Value &r = values_.at(instruction.result);
+    const bool floating = input && (input->scalar == Scalar::F16 || input->scalar == Scalar::F32 ||
+                                    input->scalar == Scalar::F64);
+    if (input && input->components != 1)
+      fail(instruction, "votes on vectors are not supported");
     emit(runtime::subgroupVoteHandler(), r.offset, {input ? input->offset : 0u}, 1,
-         kind | ((input ? input->elementBytes() * input->components : 1u) << 8),
+         kind | ((input ? input->elementBytes() : 1u) << 8) | (floating ? 1u << 16 : 0u),
          input && input->varying ? 1 : 0);
   };
   auto ballot = [&](uint32_t kind, const Value &input, const Value *index) {

@@ -388,7 +388,7 @@ kernel void closed_form_65(global const int *in, global long *out) {
 using Control = KernelTest;
 
 TEST_F(Control, ClosedFormLoopSumIn65BitIntegers) {
-  for (const char *options : {"-cl-std=CL2.0", "-cl-std=CL2.0 -cl-opt-disable"}) {
+  for (const char *options : {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable"}) {
     cl_int error = CL_SUCCESS;
     const char *source = closedForm65;
     cl_program p = clCreateProgramWithSource(context, 1, &source, nullptr, &error);

@@ -551,7 +551,7 @@ kernel void program_scope_pointer(global int *out, int write) {
 )CLC";
 
 TEST_F(Memory, ProgramScopePointerInitialisedWithAnAddress) {
-  for (const char *options : {"-cl-std=CL2.0", "-cl-std=CL2.0 -cl-opt-disable"}) {
+  for (const char *options : {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable"}) {
     const char *variant = options;
     cl_int error = CL_SUCCESS;
     const char *source = programScopePointer;

@@ -1,0 +1,65 @@
+#include "spirv/module_note.h"
+
+#include "spirv/module.h"
+
+#include <spirv/unified1/spirv.hpp>
+
+namespace lanewise::spirv {
+
+namespace {
+
+constexpr size_t headerWords = 5;
+
+// Instructions that come before OpModuleProcessed's place in the logical
+// layout (SPIR-V 1.4, 2.4), or beside it.
+bool precedesNotes(uint32_t opcode) {
+  switch (opcode) {
+  case spv::OpCapability:
+  case spv::OpExtension:
+  case spv::OpExtInstImport:
+  case spv::OpMemoryModel:
+  case spv::OpEntryPoint:
+  case spv::OpExecutionMode:
+  case spv::OpExecutionModeId:
+  case spv::OpString:
+  case spv::OpSourceExtension:
+  case spv::OpSource:
+  case spv::OpSourceContinued:
+  case spv::OpName:
+  case spv::OpMemberName:
+  case spv::OpModuleProcessed:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+std::vector<uint32_t> withModuleNote(std::span<const uint32_t> words, std::string_view note) {
+  size_t at = headerWords;
+  while (at < words.size() && precedesNotes(words[at] & 0xffff) && (words[at] >> 16) > 0)
+    at += words[at] >> 16;
+  at = std::min(at, words.size());
+  std::vector<uint32_t> text = encodeLiteralString(note);
+  std::vector<uint32_t> out(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(at));
+  out.push_back(static_cast<uint32_t>((text.size() + 1) << 16) | spv::OpModuleProcessed);
+  out.insert(out.end(), text.begin(), text.end());
+  out.insert(out.end(), words.begin() + static_cast<std::ptrdiff_t>(at), words.end());
+  return out;
+}
+
+bool hasModuleNote(std::span<const uint32_t> words, std::string_view note) {
+  for (size_t at = headerWords; at < words.size();) {
+    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
+    if (count == 0 || at + count > words.size() || !precedesNotes(opcode))
+      return false;
+    if (opcode == spv::OpModuleProcessed &&
+        decodeLiteralString(words.subspan(at + 1, count - 1)) == note)
+      return true;
+    at += count;
+  }
+  return false;
+}
+
+} // namespace lanewise::spirv

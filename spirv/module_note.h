@@ -1,0 +1,19 @@
+// Notes that Lanewise keeps inside a SPIR-V binary (OpModuleProcessed, a
+// debug instruction with no effect on the module): what a program binary is
+// (a compiled object, a library), so that clCreateProgramWithBinary can
+// restore CL_PROGRAM_BINARY_TYPE.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace lanewise::spirv {
+
+// `words` with an OpModuleProcessed `note` in the debug section.
+std::vector<uint32_t> withModuleNote(std::span<const uint32_t> words, std::string_view note);
+// Whether `words` carry the OpModuleProcessed `note`.
+bool hasModuleNote(std::span<const uint32_t> words, std::string_view note);
+
+} // namespace lanewise::spirv
