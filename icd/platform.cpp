@@ -176,8 +176,8 @@ std::vector<cl_name_version> _cl_device_id::extensions() const {
          {"cl_khr_subgroups", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
           "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_vote",
           "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce",
-          "cl_khr_subgroup_extended_types", "cl_intel_subgroups", "cl_intel_subgroups_char",
-          "cl_intel_subgroups_short", "cl_intel_subgroups_long",
+          "cl_khr_subgroup_extended_types", "cl_intel_subgroups", "cl_intel_subgroups_short",
+          "cl_intel_subgroups_long",
           "cl_intel_required_subgroup_size", "cl_intel_spirv_subgroups"})
       add(name, CL_MAKE_VERSION(1, 0, 0));
   return list;

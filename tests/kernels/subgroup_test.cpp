@@ -1562,7 +1562,8 @@ TEST_P(SubgroupRequiredSize, MixOfOperations) {
 }
 INSTANTIATE_TEST_SUITE_P(Subgroup, SubgroupRequiredSize,
                          ::testing::Values(MixCase{"mix", 0}, MixCase{"mix8", 8},
-                                           MixCase{"mix16", 16}, MixCase{"mix32", 32}),
+                                           MixCase{"mix16", 16}, MixCase{"mix32", 32},
+                                           MixCase{"mix64", 64}),
                          [](const auto &info) { return std::string(info.param.kernel); });
 
 // ---- clGetKernelSubGroupInfo ---------------------------------------------------------
@@ -1604,7 +1605,7 @@ protected:
 };
 
 const std::vector<MixCase> kInfoKernels = {
-    {"ids", 0}, {"mix", 0}, {"mix8", 8}, {"mix16", 16}, {"mix32", 32}};
+    {"ids", 0}, {"mix", 0}, {"mix8", 8}, {"mix16", 16}, {"mix32", 32}, {"mix64", 64}};
 
 TEST_F(SubgroupInfo, NdrangeQueriesMatchTheBuiltIns) {
   const std::vector<std::vector<size_t>> locals = {{100}, {37}, {64}, {1},  {256},
