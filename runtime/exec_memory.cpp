@@ -26,6 +26,10 @@ template <typename T> void write(std::uint64_t address, T value) {
 // Whether lane l's address is lane 0's plus l * stride for every lane: the
 // common case of an index that is the work-item id.
 inline bool consecutive(const std::uint64_t *pointer, std::uint32_t lanes, std::uint64_t stride) {
+  // The second and the last lane first: most other patterns fail there.
+  if (lanes > 1 && (pointer[1] != pointer[0] + stride ||
+                    pointer[lanes - 1] != pointer[0] + (lanes - 1) * stride))
+    return false;
   std::uint64_t expected = pointer[0];
   bool all = true;
   for (std::uint32_t l = 0; l < lanes; ++l, expected += stride)
@@ -57,6 +61,13 @@ template <std::uint32_t Bytes> struct Load {
         for (std::uint32_t c = 0; c < in.components; ++c)
           for (std::uint32_t l = 0; l < s.laneCount; ++l)
             std::memcpy(&r[c * w + l], base + (std::size_t(l) * in.components + c) * Bytes, Bytes);
+      }
+    } else if (s.fullMask) {
+      for (std::uint32_t c = 0; c < in.components; ++c) {
+        T *rc = r + c * w;
+        const std::uint64_t offset = c * Bytes;
+        for (std::uint32_t l = 0; l < s.laneCount; ++l)
+          std::memcpy(&rc[l], reinterpret_cast<const void *>(pointer[l] + offset), Bytes);
       }
     } else {
       for (std::uint32_t c = 0; c < in.components; ++c)
