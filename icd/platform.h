@@ -20,7 +20,7 @@ struct DeviceCapabilities {
   bool subgroups = true;           // cl_khr_subgroups and its family, cl_intel_subgroups
   bool fp64 = false;               // cl_khr_fp64 and __opencl_c_fp64
   bool fp16 = false;               // cl_khr_fp16
-  bool genericAddressSpace = false;
+  bool genericAddressSpace = true;
   bool programScopeGlobals = true;
   bool workGroupCollectives = false;
 };

@@ -316,7 +316,54 @@ template <std::uint32_t ElementBytes> void asyncCopy(const Instruction &in, Exec
   (void)ElementBytes;
 }
 
+enum class Space : std::uint32_t { Semantics, Private, Local, Global };
+
+// Where an address points: the work-group's __local arena, the warp's
+// private memory, or else global memory.
+Space spaceOf(const ExecutionState &s, std::uint64_t address) {
+  const auto local = reinterpret_cast<std::uint64_t>(s.group->localArena);
+  if (local && address >= local && address < local + s.group->localBytes)
+    return Space::Local;
+  const auto privateBase = reinterpret_cast<std::uint64_t>(s.privateBase);
+  if (privateBase && address >= privateBase &&
+      address < privateBase + std::uint64_t(s.privateStride) * s.width)
+    return Space::Private;
+  return Space::Global;
+}
+
+template <Space Target> struct GenericSpace {
+  template <bool RV, bool AV> static void run(const Instruction &in, ExecutionState &s) {
+    if constexpr (Target == Space::Semantics) {
+      elementwise<RV, AV>(s, s.reg<std::uint32_t>(in.result),
+                          s.reg<const std::uint64_t>(in.operand[0]), 1, [&](std::uint64_t p) {
+                            const Space space = spaceOf(s, p);
+                            return std::uint32_t(space == Space::Local    ? 0x100u
+                                                 : space == Space::Global ? 0x200u
+                                                                          : 0u);
+                          });
+    } else {
+      elementwise<RV, AV>(s, s.reg<std::uint64_t>(in.result),
+                          s.reg<const std::uint64_t>(in.operand[0]), 1, [&](std::uint64_t p) {
+                            return p && spaceOf(s, p) == Target ? p : std::uint64_t(0);
+                          });
+    }
+  }
+};
+
 } // namespace
+
+Handler genericSpaceHandler(std::uint32_t space, const Shape &shape) {
+  switch (static_cast<Space>(space)) {
+  case Space::Semantics:
+    return shaped1<GenericSpace<Space::Semantics>>(shape);
+  case Space::Private:
+    return shaped1<GenericSpace<Space::Private>>(shape);
+  case Space::Local:
+    return shaped1<GenericSpace<Space::Local>>(shape);
+  default:
+    return shaped1<GenericSpace<Space::Global>>(shape);
+  }
+}
 
 Handler loadHandler(std::uint32_t elementBytes, const Shape &shape) {
   return withElementBytes(elementBytes, [&]<std::uint32_t B>() { return shaped1<Load<B>>(shape); });

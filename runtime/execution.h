@@ -19,6 +19,7 @@ struct WorkGroupInfo {
   std::uint64_t globalSize[3] = {1, 1, 1};
   std::uint64_t globalOffset[3] = {};
   std::byte *localArena = nullptr;
+  std::uint64_t localBytes = 0; // the arena's size: __local addresses are inside
   std::uint32_t subgroupSize = 1;
   // For each async copy site, how many of its executions the work-group has
   // performed (a copy is done once per work-group, by the first warp).

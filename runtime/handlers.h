@@ -108,6 +108,12 @@ enum class AtomicOp : std::uint8_t {
 // the comparator's value for CompareExchange with operand[2] the comparator.
 Handler atomicHandler(AtomicOp op, Scalar type, const Shape &shape);
 
+// Generic pointers: OpGenericCastToPtrExplicit to `space` (1 private,
+// 2 local, 3 global) gives the pointer if it points there, else null;
+// OpGenericPtrMemSemantics (space 0) gives the memory semantics of where it
+// points (WorkgroupMemory 0x100, CrossWorkgroupMemory 0x200, 0 for private).
+Handler genericSpaceHandler(std::uint32_t space, const Shape &shape);
+
 // OpGroupAsyncCopy (uniform operands: destination, source, count, stride;
 // `aux` is 1 when the destination is __local, i.e. the stride applies to the
 // source) and OpGroupWaitEvents (no effect: the copy is done when issued).

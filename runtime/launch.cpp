@@ -300,6 +300,7 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
         std::min(range.local[d], range.global[d] - group.groupId[d] * range.local[d]);
   }
   group.localArena = context.localArena.get();
+  group.localBytes = plan.localBytes;
   std::fill(context.asyncPerformed.begin(), context.asyncPerformed.end(), 0u);
   std::fill(context.asyncReached.begin(), context.asyncReached.end(), 0u);
   group.asyncPerformed = context.asyncPerformed.data();

@@ -1512,10 +1512,27 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
     truncateNarrow(r);
     return;
   }
+  case spv::OpGenericCastToPtrExplicit: {
+    // to_global, to_local, to_private: null unless the pointer points there.
+    const Value &a = operand(0);
+    const Value &r = result();
+    const auto storage = static_cast<spv::StorageClass>(instruction.operands.at(1));
+    const uint32_t space = storage == spv::StorageClassFunction    ? 1
+                           : storage == spv::StorageClassWorkgroup ? 2
+                                                                   : 3;
+    emit(runtime::genericSpaceHandler(space, Shape{r.varying, {a.varying}}), r.offset,
+         {a.offset}, 1);
+    return;
+  }
+  case spv::OpGenericPtrMemSemantics: {
+    const Value &a = operand(0);
+    const Value &r = result();
+    emit(runtime::genericSpaceHandler(0, Shape{r.varying, {a.varying}}), r.offset, {a.offset}, 1);
+    return;
+  }
   case spv::OpBitcast:
   case spv::OpPtrCastToGeneric:
-  case spv::OpGenericCastToPtr:
-  case spv::OpGenericCastToPtrExplicit: {
+  case spv::OpGenericCastToPtr: {
     const Value &a = operand(0);
     const Value &r = result();
     if (a.elementBytes() == r.elementBytes() && a.components == r.components)
