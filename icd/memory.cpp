@@ -7,6 +7,8 @@
 #include <bit>
 #include <cstdlib>
 
+#include <sys/mman.h>
+
 using namespace lanewise::icd;
 
 _cl_mem::~_cl_mem() {
@@ -67,6 +69,16 @@ bool validBufferFlags(cl_mem_flags flags) {
 }
 
 char *allocateStorage(size_t size, size_t alignment) {
+  // Large buffers on transparent huge pages, when the system offers them:
+  // fewer page faults on first touch and fewer TLB misses in kernels.
+  constexpr size_t hugePage = 2 << 20;
+  if (size >= hugePage) {
+    const size_t rounded = (size + hugePage - 1) / hugePage * hugePage;
+    if (void *memory = std::aligned_alloc(hugePage, rounded)) {
+      madvise(memory, rounded, MADV_HUGEPAGE);
+      return static_cast<char *>(memory);
+    }
+  }
   size_t rounded = (size + alignment - 1) / alignment * alignment;
   return static_cast<char *>(std::aligned_alloc(alignment, rounded));
 }
