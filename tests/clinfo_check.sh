@@ -12,3 +12,16 @@ grep -q "Device Type *CPU" <<<"$out" || fail "no CPU device"
 bad=$(grep -nE "CL_INVALID|CL_OUT_OF|error[ :-]" <<<"$out")
 [ -z "$bad" ] || fail "error lines: $bad"
 echo "clinfo lists Lanewise with no error lines"
+
+# Beside another platform: a vendors folder naming both Lanewise and PoCL.
+if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
+  vendors=$(mktemp -d)
+  trap 'rm -rf "$vendors"' EXIT
+  echo "$lib" > "$vendors/lanewise.icd"
+  cp /etc/OpenCL/vendors/pocl.icd "$vendors/"
+  both=$(OCL_ICD_VENDORS="$vendors" clinfo -l 2>&1)
+  grep -q "Lanewise" <<<"$both" || { echo "clinfo check: Lanewise missing beside PoCL"; echo "$both"; exit 1; }
+  grep -q "Portable Computing Language" <<<"$both" ||
+    { echo "clinfo check: PoCL missing beside Lanewise"; echo "$both"; exit 1; }
+  echo "clinfo lists Lanewise beside PoCL"
+fi
