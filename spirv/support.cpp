@@ -47,6 +47,8 @@ constexpr spv::Capability kSupportedCapabilities[] = {
     // Arbitrary-width integers: clang narrows switch selectors (i & 3 becomes
     // an i2); the lowering keeps them zero-extended in the next wider type.
     spv::CapabilityArbitraryPrecisionIntegersINTEL,
+    // OpBitReverse and the other bit instructions (SPV_KHR_bit_instructions).
+    spv::CapabilityBitInstructions,
 };
 
 constexpr std::string_view kSupportedExtensions[] = {
@@ -58,6 +60,7 @@ constexpr std::string_view kSupportedExtensions[] = {
     "SPV_INTEL_optnone",
     "SPV_INTEL_fp_fast_math_mode",
     "SPV_INTEL_arbitrary_precision_integers",
+    "SPV_KHR_bit_instructions",
 };
 
 constexpr std::string_view kSupportedExtInstSets[] = {"OpenCL.std"};
