@@ -532,6 +532,42 @@ private:
 
   bool isVaryingSource(const Instruction &instruction) const;
 
+  // Private variables whose address never escapes (only loaded from and
+  // stored to) live in registers: a varying register holds each lane's
+  // value, and a store is a copy into it for the active lanes.
+  std::unordered_set<uint32_t> promoted_;
+  void findPromotableVariables() {
+    std::unordered_set<uint32_t> candidates, escaped;
+    for (const Block &block : flat_.blocks)
+      for (const Instruction &instruction : block.instructions)
+        if (instruction.opcode == spv::OpVariable &&
+            static_cast<spv::StorageClass>(instruction.operands.at(0)) == spv::StorageClassFunction)
+          candidates.insert(instruction.result);
+    for (const Block &block : flat_.blocks)
+      for (const Instruction &instruction : block.instructions) {
+        size_t index = 0;
+        instruction.forEachIdOperand([&](uint32_t id) {
+          const bool pointerOperand =
+              index++ == 0 && (instruction.opcode == spv::OpLoad ||
+                               instruction.opcode == spv::OpStore ||
+                               instruction.opcode == spv::OpLifetimeStart ||
+                               instruction.opcode == spv::OpLifetimeStop);
+          if (candidates.count(id) && !pointerOperand)
+            escaped.insert(id);
+        });
+      }
+    for (uint32_t id : candidates)
+      if (!escaped.count(id)) {
+        Scalar scalar;
+        uint32_t components;
+        const uint32_t pointee = typeOf(module_, resultTypes_.at(id)).element;
+        const Type &type = typeOf(module_, pointee);
+        if (type.kind == Type::Kind::Struct || type.kind == Type::Kind::Array ||
+            scalarForm(pointee, scalar, components))
+          promoted_.insert(id);
+      }
+  }
+
   // Phi copies are parallel: an edge must read every source before it writes
   // any phi. When no phi of the block reads another phi of the block, the
   // edges write the phis directly; otherwise they write staging registers,
@@ -700,6 +736,7 @@ runtime::KernelCode KernelLowering::run() {
   for (const auto &[id, constant] : module_.constants)
     resultTypes_[id] = constant.type;
   bindArguments(flat_);
+  findPromotableVariables();
 
   // Registers for every result, so that phis can name values of later blocks.
   for (const Block *block : cfg_->order())
@@ -717,6 +754,12 @@ runtime::KernelCode KernelLowering::run() {
         const GlobalVariable *variable = module_.globalVariable(instruction.idOperand(0));
         if (variable && variable->storageClass == spv::StorageClassInput)
           continue;
+      }
+      if (promoted_.count(instruction.result)) {
+        // The variable's value itself, one element per lane.
+        values_.emplace(instruction.result,
+                        makeValue(typeOf(module_, instruction.resultType).element, true));
+        continue;
       }
       values_.emplace(instruction.result, makeValue(instruction.resultType, varying));
       if (instruction.opcode == spv::OpPhi && needsStaging(*block))
@@ -1627,6 +1670,11 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
   }
 
   case spv::OpVariable: {
+    if (promoted_.count(instruction.result)) {
+      if (instruction.operands.size() > 1)
+        copyValue(operand(1), result());
+      return;
+    }
     const auto storage = static_cast<spv::StorageClass>(instruction.operands.at(0));
     if (storage != spv::StorageClassFunction)
       fail(instruction, "a function-scope variable in storage class " + storageClassName(storage) +
@@ -1645,6 +1693,10 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
     return;
   }
   case spv::OpLoad: {
+    if (promoted_.count(instruction.idOperand(0))) {
+      copyValue(operand(0), result());
+      return;
+    }
     const Value &pointer = operand(0);
     if (pointer.kind == Value::Kind::Builtin) {
       const Value &builtin = builtinRegister(pointer.builtin, instruction);
@@ -1665,6 +1717,11 @@ void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNu
     return;
   }
   case spv::OpStore: {
+    if (promoted_.count(instruction.idOperand(0))) {
+      // Each active lane's value replaces its own.
+      copyValue(operand(1), operand(0));
+      return;
+    }
     const Value &pointer = operand(0);
     if (pointer.kind == Value::Kind::Builtin)
       fail(instruction, "stores to built-in variables are not allowed");
