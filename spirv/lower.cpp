@@ -241,6 +241,14 @@ private:
 
   // ---- registers ----
   uint32_t allocate(uint32_t bytes, bool varying) {
+    if (pooling_) {
+      auto &free = pool_[{bytes, varying}];
+      if (!free.empty()) {
+        const uint32_t offset = free.back();
+        free.pop_back();
+        return offset;
+      }
+    }
     const uint32_t alignment = varying ? varyingAlignment : 16;
     code_.registerBytes = (code_.registerBytes + alignment - 1) / alignment * alignment;
     const uint32_t offset = code_.registerBytes;
@@ -532,6 +540,59 @@ private:
 
   bool isVaryingSource(const Instruction &instruction) const;
 
+  // Register reuse. A value defined and used in one block only (no phi uses
+  // it) is dead when the block ends, and after its last use in the block:
+  // its registers return to a pool that later block-local values draw from.
+  // Values that other blocks read keep their registers for the whole kernel.
+  bool pooling_ = false;
+  std::map<std::pair<uint32_t, bool>, std::vector<uint32_t>> pool_;
+  std::unordered_map<uint32_t, uint32_t> localUses_; // block-local value -> uses left
+  void findBlockLocalValues() {
+    std::unordered_map<uint32_t, uint32_t> definedIn, uses;
+    std::unordered_set<uint32_t> nonLocal;
+    for (uint32_t b = 0; b < cfg_->size(); ++b)
+      for (const Instruction &instruction : cfg_->order()[b]->instructions)
+        if (instruction.result)
+          definedIn[instruction.result] = b;
+    for (uint32_t b = 0; b < cfg_->size(); ++b)
+      for (const Instruction &instruction : cfg_->order()[b]->instructions)
+        instruction.forEachIdOperand([&](uint32_t id) {
+          auto it = definedIn.find(id);
+          if (it == definedIn.end())
+            return;
+          if (it->second != b || instruction.opcode == spv::OpPhi ||
+              isBlockTerminator(instruction.opcode))
+            nonLocal.insert(id); // terminator uses: the block's end frees them
+          ++uses[id];
+        });
+    for (uint32_t b = 0; b < cfg_->size(); ++b)
+      for (const Instruction &instruction : cfg_->order()[b]->instructions) {
+        const uint32_t id = instruction.result;
+        if (!id || nonLocal.count(id) || !uses.count(id) || promoted_.count(id) ||
+            instruction.opcode == spv::OpPhi || instruction.opcode == spv::OpVariable ||
+            boundWhenLowered(instruction))
+          continue;
+        localUses_[id] = uses[id];
+      }
+  }
+  // Whether a result is bound when lowered rather than given registers.
+  bool boundWhenLowered(const Instruction &instruction) const {
+    if (instruction.opcode == spv::OpLoad || instruction.opcode == spv::OpAccessChain ||
+        instruction.opcode == spv::OpInBoundsAccessChain) {
+      const GlobalVariable *variable = module_.globalVariable(instruction.idOperand(0));
+      return variable && variable->storageClass == spv::StorageClassInput;
+    }
+    return false;
+  }
+  void release(const Value &value) {
+    if (value.kind == Value::Kind::Aggregate) {
+      for (const Value &member : value.members)
+        release(member);
+    } else if (value.kind == Value::Kind::Register) {
+      pool_[{value.components * value.elementBytes(), value.varying}].push_back(value.offset);
+    }
+  }
+
   // Private variables whose address never escapes (only loaded from and
   // stored to) live in registers: a varying register holds each lane's
   // value, and a store is a copy into it for the active lanes.
@@ -738,6 +799,7 @@ runtime::KernelCode KernelLowering::run() {
   bindArguments(flat_);
   findPromotableVariables();
 
+  findBlockLocalValues();
   // Registers for every result, so that phis can name values of later blocks.
   for (const Block *block : cfg_->order())
     for (const Instruction &instruction : block->instructions) {
@@ -755,6 +817,8 @@ runtime::KernelCode KernelLowering::run() {
         if (variable && variable->storageClass == spv::StorageClassInput)
           continue;
       }
+      if (localUses_.count(instruction.result))
+        continue; // registers from the pool when the instruction is lowered
       if (promoted_.count(instruction.result)) {
         // The variable's value itself, one element per lane.
         values_.emplace(instruction.result,
@@ -825,7 +889,23 @@ runtime::KernelCode KernelLowering::run() {
         code_.blocks[piece].sourceLabel = block.label;
         continue;
       }
+      const bool local = localUses_.count(instruction.result) != 0;
+      if (local && !boundWhenLowered(instruction)) {
+        pooling_ = true;
+        values_.emplace(instruction.result,
+                        makeValue(instruction.resultType, uniformity_.isVarying(instruction.result)));
+        pooling_ = false;
+      }
       lowerInstruction(instruction, b);
+      // Operands whose last use this was give their registers back.
+      instruction.forEachIdOperand([&](uint32_t id) {
+        auto it = localUses_.find(id);
+        if (it != localUses_.end() && --it->second == 0) {
+          auto value = values_.find(id);
+          if (value != values_.end() && value->second.kind != Value::Kind::Builtin)
+            release(value->second);
+        }
+      });
     }
     current_ = &block.terminator();
     runtime::Block &last = code_.blocks[piece];
