@@ -49,6 +49,11 @@ constexpr spv::Capability kSupportedCapabilities[] = {
     spv::CapabilityArbitraryPrecisionIntegersINTEL,
     // OpBitReverse and the other bit instructions (SPV_KHR_bit_instructions).
     spv::CapabilityBitInstructions,
+    // OpAtomicFAddEXT, OpAtomicFMinEXT, OpAtomicFMaxEXT.
+    spv::CapabilityAtomicFloat32AddEXT,
+    spv::CapabilityAtomicFloat64AddEXT,
+    spv::CapabilityAtomicFloat32MinMaxEXT,
+    spv::CapabilityAtomicFloat64MinMaxEXT,
 };
 
 constexpr std::string_view kSupportedExtensions[] = {
@@ -61,6 +66,8 @@ constexpr std::string_view kSupportedExtensions[] = {
     "SPV_INTEL_fp_fast_math_mode",
     "SPV_INTEL_arbitrary_precision_integers",
     "SPV_KHR_bit_instructions",
+    "SPV_EXT_shader_atomic_float_add",
+    "SPV_EXT_shader_atomic_float_min_max",
 };
 
 constexpr std::string_view kSupportedExtInstSets[] = {"OpenCL.std"};

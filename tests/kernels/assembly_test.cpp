@@ -363,3 +363,34 @@ TEST_F(AssemblyControl, SwitchOnUniformArgument) {
 
 } // namespace
 } // namespace lanewise::test
+
+namespace lanewise::test {
+namespace {
+
+// OpAtomicFAddEXT / FMinEXT / FMaxEXT, contended across work-groups. The
+// values are small integers in floats, so the sum is exact in any order.
+using AssemblyAtomics = KernelTest;
+
+TEST_F(AssemblyAtomics, FloatAddMinMaxContendedAcrossWorkGroups) {
+  const int n = 1000;
+  std::vector<float> in(n);
+  for (int i = 0; i < n; ++i)
+    in[i] = float((i * 37) % 101 - 50);
+  cl_mem I = buffer(in), O = buffer(std::vector<float>{0.0f, 1000.0f, -1000.0f});
+  cl_kernel k = kernel("float_atomics", "float_atomics");
+  setArgs(k, I, O);
+  run(k, {n}, {64});
+  std::vector<float> out = read<float>(O, 3);
+  float sum = 0, low = 1000, high = -1000;
+  for (float v : in) {
+    sum += v;
+    low = std::min(low, v);
+    high = std::max(high, v);
+  }
+  EXPECT_EQ(out[0], sum);
+  EXPECT_EQ(out[1], low);
+  EXPECT_EQ(out[2], high);
+}
+
+} // namespace
+} // namespace lanewise::test
