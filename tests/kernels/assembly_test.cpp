@@ -394,3 +394,23 @@ TEST_F(AssemblyAtomics, FloatAddMinMaxContendedAcrossWorkGroups) {
 
 } // namespace
 } // namespace lanewise::test
+
+namespace lanewise::test {
+namespace {
+
+using AssemblyPointers = KernelTest;
+
+// OpPtrEqual / OpPtrNotEqual compare addresses (SPIR-V 1.4).
+TEST_F(AssemblyPointers, PtrEqualAndNotEqual) {
+  const int n = 100;
+  cl_mem I = buffer<cl_uint>(n), O = buffer<cl_uint>(n);
+  cl_kernel k = kernel("pointer_compare_spv14", "pointer_compare");
+  setArgs(k, I, O);
+  run(k, {n});
+  std::vector<cl_uint> out = read<cl_uint>(O, n);
+  for (int i = 0; i < n; ++i)
+    EXPECT_EQ(out[i], i % 2 == 0 ? 1u : 2u) << "at " << i;
+}
+
+} // namespace
+} // namespace lanewise::test
