@@ -25,60 +25,12 @@ namespace {
 using half = _Float16;
 
 // ---- a fixture that builds each program once per process --------------------
-// Building arith.spv takes Lanewise about half a second; the tests share one
-// context so that it is built once per variant, not once per test.
-struct Shared {
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  std::map<std::string, cl_program> programs;
-};
-
-class ArithTest : public KernelTest {
+class ArithTest : public SharedContextTest {
 protected:
-  static Shared &shared() {
-    static Shared state;
-    return state;
-  }
-  void SetUp() override {
-    Shared &s = shared();
-    if (!s.context) {
-      ContextTest::SetUp();
-      if (HasFatalFailure())
-        return;
-      s.context = context;
-      s.queue = queue;
-    } else {
-      platform = testPlatform();
-      device = testDevice();
-      context = s.context;
-      queue = s.queue;
-    }
-    clRetainContext(context);
-    clRetainCommandQueue(queue);
-  }
-  void TearDown() override {
-    for (cl_kernel k : kernels_)
-      clReleaseKernel(k);
-    KernelTest::TearDown();
-  }
   cl_kernel cachedKernel(const std::string &name, const std::string &variant) {
-    cl_program &p = shared().programs[variant];
-    if (!p) {
-      p = program("arith", variant);
-      if (!p)
-        return nullptr;
-      clRetainProgram(p); // program() releases its reference at tear-down
-    }
-    cl_int error = CL_SUCCESS;
-    cl_kernel k = clCreateKernel(p, name.c_str(), &error);
-    EXPECT_EQ(error, CL_SUCCESS) << name << variant;
-    if (k)
-      kernels_.push_back(k);
-    return k;
+    return SharedContextTest::cachedKernel("arith", name, variant);
   }
 
-private:
-  std::vector<cl_kernel> kernels_;
 };
 
 // ---- types ----------------------------------------------------------------------

@@ -33,62 +33,16 @@ namespace {
 using half = _Float16;
 
 // ---- a fixture that builds each program once per process --------------------
-struct Shared {
-  cl_context context = nullptr;
-  cl_command_queue queue = nullptr;
-  std::map<std::string, cl_program> programs;
-};
-
-class ConvertTest : public KernelTest {
+class ConvertTest : public SharedContextTest {
 protected:
-  static Shared &shared() {
-    static Shared state;
-    return state;
-  }
-  void SetUp() override {
-    Shared &s = shared();
-    if (!s.context) {
-      ContextTest::SetUp();
-      if (HasFatalFailure())
-        return;
-      s.context = context;
-      s.queue = queue;
-    } else {
-      platform = testPlatform();
-      device = testDevice();
-      context = s.context;
-      queue = s.queue;
-    }
-    clRetainContext(context);
-    clRetainCommandQueue(queue);
-  }
-  void TearDown() override {
-    for (cl_kernel k : kernels_)
-      clReleaseKernel(k);
-    KernelTest::TearDown();
-  }
   cl_kernel cachedKernel(const std::string &name, const std::string &variant) {
-    cl_program &p = shared().programs[variant];
-    if (!p) {
-      p = program("convert", variant);
-      if (!p)
-        return nullptr;
-      clRetainProgram(p); // program() releases its reference at tear-down
-    }
-    cl_int error = CL_SUCCESS;
-    cl_kernel k = clCreateKernel(p, name.c_str(), &error);
-    EXPECT_EQ(error, CL_SUCCESS) << name << variant;
-    if (k)
-      kernels_.push_back(k);
-    return k;
+    return SharedContextTest::cachedKernel("convert", name, variant);
   }
   void setBuffers(cl_kernel k, const std::vector<cl_mem> &buffers) {
     for (cl_uint i = 0; i < buffers.size(); ++i)
       ASSERT_EQ(clSetKernelArg(k, i, sizeof(cl_mem), &buffers[i]), CL_SUCCESS) << "argument " << i;
   }
 
-private:
-  std::vector<cl_kernel> kernels_;
 };
 
 // ---- types ------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #include "harness.h"
 
 #include <fstream>
+#include <map>
 #include <iterator>
 
 namespace lanewise::test {
@@ -76,6 +77,61 @@ void KernelTest::run(cl_kernel k, std::vector<size_t> global, std::vector<size_t
                                    nullptr, nullptr),
             CL_SUCCESS);
   ASSERT_EQ(clFinish(queue), CL_SUCCESS);
+}
+
+namespace {
+struct SharedState {
+  cl_context context = nullptr;
+  cl_command_queue queue = nullptr;
+  std::map<std::string, cl_program> programs; // by file and variant
+};
+SharedState &sharedState() {
+  static SharedState state;
+  return state;
+}
+} // namespace
+
+void SharedContextTest::SetUp() {
+  SharedState &s = sharedState();
+  if (!s.context) {
+    ContextTest::SetUp();
+    if (HasFatalFailure())
+      return;
+    s.context = context;
+    s.queue = queue;
+  } else {
+    platform = testPlatform();
+    device = testDevice();
+    context = s.context;
+    queue = s.queue;
+  }
+  // TearDown releases one reference of each; the shared state keeps its own.
+  clRetainContext(context);
+  clRetainCommandQueue(queue);
+}
+
+void SharedContextTest::TearDown() {
+  for (cl_kernel k : cachedKernels_)
+    clReleaseKernel(k);
+  cachedKernels_.clear();
+  KernelTest::TearDown();
+}
+
+cl_kernel SharedContextTest::cachedKernel(const std::string &file, const std::string &name,
+                                          const std::string &variant) {
+  cl_program &p = sharedState().programs[file + variant];
+  if (!p) {
+    p = program(file, variant);
+    if (!p)
+      return nullptr;
+    clRetainProgram(p); // program() releases its reference at tear-down
+  }
+  cl_int error = CL_SUCCESS;
+  cl_kernel k = clCreateKernel(p, name.c_str(), &error);
+  EXPECT_EQ(error, CL_SUCCESS) << name << variant;
+  if (k)
+    cachedKernels_.push_back(k);
+  return k;
 }
 
 } // namespace lanewise::test

@@ -73,4 +73,19 @@ private:
   std::vector<cl_program> programs_;
 };
 
+// A KernelTest whose tests share one context and queue and build each
+// program once per process: a program of hundreds of kernels takes a while
+// to build, and most tests of a suite use the same one.
+class SharedContextTest : public KernelTest {
+protected:
+  void SetUp() override;
+  void TearDown() override;
+  // Kernel `name` of tests/kernels/cl/FILE.cl, built once per variant.
+  cl_kernel cachedKernel(const std::string &file, const std::string &name,
+                         const std::string &variant);
+
+private:
+  std::vector<cl_kernel> cachedKernels_;
+};
+
 } // namespace lanewise::test

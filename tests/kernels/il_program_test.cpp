@@ -146,14 +146,17 @@ TEST_F(IlProgram, SpecializationConstantsReachTheKernel) {
     cl_int error = CL_SUCCESS;
     cl_program program = clCreateProgramWithIL(context, il.data(), il.size(), &error);
     ASSERT_EQ(error, CL_SUCCESS);
-    if (c.setScale)
+    if (c.setScale) {
       ASSERT_EQ(clSetProgramSpecializationConstant(program, 3, sizeof c.scale, &c.scale),
                 CL_SUCCESS);
-    if (c.setOffset)
+    }
+    if (c.setOffset) {
       ASSERT_EQ(clSetProgramSpecializationConstant(program, 7, sizeof c.offset, &c.offset),
                 CL_SUCCESS);
-    if (c.setNegate)
+    }
+    if (c.setNegate) {
       ASSERT_EQ(clSetProgramSpecializationConstant(program, 9, 1, &c.negate), CL_SUCCESS);
+    }
     // Errors: an id the module does not have, a size that does not match.
     EXPECT_EQ(clSetProgramSpecializationConstant(program, 42, 4, &c.scale), CL_INVALID_SPEC_ID);
     EXPECT_EQ(clSetProgramSpecializationConstant(program, 3, 8, &c.scale), CL_INVALID_VALUE);
