@@ -86,7 +86,6 @@ using Mask = std::array<std::uint64_t, maxMaskWords>;
 
 struct MaskOps {
   std::uint32_t words;
-  const std::uint64_t *load(const std::uint64_t *p) const { return p; }
   bool empty(const std::uint64_t *m) const {
     for (std::uint32_t k = 0; k < words; ++k)
       if (m[k])

@@ -472,7 +472,7 @@ private:
     return value.offset + c * value.elementBytes() * (value.varying ? code_.width : 1);
   }
 
-  void lowerInstruction(Instruction &instruction, uint32_t blockNumber);
+  void lowerInstruction(const Instruction &instruction);
 
   // A uniform register holding `value` in every component of `like`'s form.
   uint32_t splatConstant(const Value &like, unsigned __int128 value) {
@@ -896,7 +896,7 @@ runtime::KernelCode KernelLowering::run() {
                         makeValue(instruction.resultType, uniformity_.isVarying(instruction.result)));
         pooling_ = false;
       }
-      lowerInstruction(instruction, b);
+      lowerInstruction(instruction);
       // Operands whose last use this was give their registers back.
       instruction.forEachIdOperand([&](uint32_t id) {
         auto it = localUses_.find(id);
@@ -1486,8 +1486,7 @@ const Value &KernelLowering::builtinRegister(spv::BuiltIn builtin, const Instruc
   return builtinRegisters_.emplace(builtin, value).first->second;
 }
 
-void KernelLowering::lowerInstruction(Instruction &instruction, uint32_t blockNumber) {
-  (void)blockNumber;
+void KernelLowering::lowerInstruction(const Instruction &instruction) {
   const spv::Op op = instruction.opcode;
   auto result = [&]() -> const Value & { return values_.at(instruction.result); };
   auto operand = [&](size_t i) -> const Value & {
