@@ -118,7 +118,7 @@ void SharedContextTest::TearDown() {
 }
 
 cl_kernel SharedContextTest::cachedKernel(const std::string &file, const std::string &name,
-                                          const std::string &variant) {
+                                          const std::string &variant, bool *missing) {
   cl_program &p = sharedState().programs[file + variant];
   if (!p) {
     p = program(file, variant);
@@ -128,6 +128,10 @@ cl_kernel SharedContextTest::cachedKernel(const std::string &file, const std::st
   }
   cl_int error = CL_SUCCESS;
   cl_kernel k = clCreateKernel(p, name.c_str(), &error);
+  if (missing && error == CL_INVALID_KERNEL_NAME) {
+    *missing = true;
+    return nullptr;
+  }
   EXPECT_EQ(error, CL_SUCCESS) << name << variant;
   if (k)
     cachedKernels_.push_back(k);

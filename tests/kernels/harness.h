@@ -80,9 +80,11 @@ class SharedContextTest : public KernelTest {
 protected:
   void SetUp() override;
   void TearDown() override;
-  // Kernel `name` of tests/kernels/cl/FILE.cl, built once per variant.
+  // Kernel `name` of tests/kernels/cl/FILE.cl, built once per variant. With
+  // `missing`, a kernel the program lacks (types whose built-ins the OpenCL C
+  // headers do not declare) sets *missing and returns nullptr instead of failing.
   cl_kernel cachedKernel(const std::string &file, const std::string &name,
-                         const std::string &variant);
+                         const std::string &variant, bool *missing = nullptr);
 
 private:
   std::vector<cl_kernel> cachedKernels_;

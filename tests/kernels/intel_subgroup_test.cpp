@@ -249,60 +249,13 @@ template <typename T> std::vector<T> gather(const std::vector<size_t> &sg, const
 }
 
 // ---- the fixture: programs built once per process -----------------------------------
-class IntelFixture : public KernelTest {
+class IntelFixture : public SharedContextTest {
 protected:
-  struct Shared {
-    cl_context context = nullptr;
-    cl_command_queue queue = nullptr;
-    std::map<std::string, cl_program> programs;
-  };
-  static Shared &shared() {
-    static Shared state;
-    return state;
-  }
-  void SetUp() override {
-    Shared &s = shared();
-    if (!s.context) {
-      ContextTest::SetUp();
-      if (HasFatalFailure())
-        return;
-      s.context = context;
-      s.queue = queue;
-    } else {
-      platform = testPlatform();
-      device = testDevice();
-      context = s.context;
-      queue = s.queue;
-    }
-    clRetainContext(context);
-    clRetainCommandQueue(queue);
-  }
-  void TearDown() override {
-    for (cl_kernel k : kernels_)
-      clReleaseKernel(k);
-    KernelTest::TearDown();
-  }
   // The kernel, or nullptr with *missing set when the program has no such
   // kernel (types whose built-ins the OpenCL C headers do not declare).
   cl_kernel intelKernel(const std::string &name, const std::string &variant,
                         bool *missing = nullptr) {
-    cl_program &p = shared().programs["intel_subgroups" + variant];
-    if (!p) {
-      p = program("intel_subgroups", variant);
-      if (!p)
-        return nullptr;
-      clRetainProgram(p); // program() releases its reference at tear-down
-    }
-    cl_int error = CL_SUCCESS;
-    cl_kernel k = clCreateKernel(p, name.c_str(), &error);
-    if (missing && error == CL_INVALID_KERNEL_NAME) {
-      *missing = true;
-      return nullptr;
-    }
-    EXPECT_EQ(error, CL_SUCCESS) << name << variant;
-    if (k)
-      kernels_.push_back(k);
-    return k;
+    return cachedKernel("intel_subgroups", name, variant, missing);
   }
   template <typename T> cl_mem sentinelBuffer(size_t count) {
     return buffer(std::vector<T>(count, sentinel<T>()));
@@ -314,8 +267,6 @@ protected:
   void shuffles(const std::string &name, std::uint32_t required);
   template <typename T> void scalarShuffles(const std::string &name, std::uint32_t required);
 
-private:
-  std::vector<cl_kernel> kernels_;
 };
 
 std::string where(const std::string &kernel, const std::string &variant, const Range &r) {

@@ -491,53 +491,10 @@ std::vector<cl_uint> controls(size_t n, Rng &rng, unsigned maxTrips) {
 }
 
 // ---- the fixture: programs built once per process -----------------------------------
-class SubgroupFixture : public KernelTest {
+class SubgroupFixture : public SharedContextTest {
 protected:
-  struct Shared {
-    cl_context context = nullptr;
-    cl_command_queue queue = nullptr;
-    std::map<std::string, cl_program> programs;
-  };
-  static Shared &shared() {
-    static Shared state;
-    return state;
-  }
-  void SetUp() override {
-    Shared &s = shared();
-    if (!s.context) {
-      ContextTest::SetUp();
-      if (HasFatalFailure())
-        return;
-      s.context = context;
-      s.queue = queue;
-    } else {
-      platform = testPlatform();
-      device = testDevice();
-      context = s.context;
-      queue = s.queue;
-    }
-    clRetainContext(context);
-    clRetainCommandQueue(queue);
-  }
-  void TearDown() override {
-    for (cl_kernel k : kernels_)
-      clReleaseKernel(k);
-    KernelTest::TearDown();
-  }
   cl_kernel sgKernel(const std::string &name, const std::string &variant = "") {
-    cl_program &p = shared().programs["subgroups" + variant];
-    if (!p) {
-      p = program("subgroups", variant);
-      if (!p)
-        return nullptr;
-      clRetainProgram(p); // program() releases its reference at tear-down
-    }
-    cl_int error = CL_SUCCESS;
-    cl_kernel k = clCreateKernel(p, name.c_str(), &error);
-    EXPECT_EQ(error, CL_SUCCESS) << name << variant;
-    if (k)
-      kernels_.push_back(k);
-    return k;
+    return cachedKernel("subgroups", name, variant);
   }
   template <typename T> cl_mem sentinelBuffer(size_t count) {
     return buffer(std::vector<T>(count, sentinel<T>()));
@@ -551,9 +508,6 @@ protected:
                                      const std::string &where) {
     return derive(read<cl_uint>(info, items(r) * kInfoWords), r, required, where);
   }
-
-private:
-  std::vector<cl_kernel> kernels_;
 };
 
 std::string where(const std::string &kernel, const std::string &variant, const Range &r) {

@@ -34,77 +34,30 @@ namespace lanewise::test {
 namespace {
 
 // ---- a fixture that builds each program once per process --------------------
-class VectorMemoryFixture : public KernelTest {
+class VectorMemoryFixture : public SharedContextTest {
 protected:
-  struct Shared {
-    cl_context context = nullptr;
-    cl_command_queue queue = nullptr;
-    std::map<std::string, cl_program> programs;
-    int hasGeneric = -1;
-  };
-  static Shared &shared() {
-    static Shared state;
-    return state;
-  }
-  void SetUp() override {
-    Shared &s = shared();
-    if (!s.context) {
-      ContextTest::SetUp();
-      if (HasFatalFailure())
-        return;
-      s.context = context;
-      s.queue = queue;
-    } else {
-      platform = testPlatform();
-      device = testDevice();
-      context = s.context;
-      queue = s.queue;
-    }
-    clRetainContext(context);
-    clRetainCommandQueue(queue);
-  }
-  void TearDown() override {
-    for (cl_kernel k : kernels_)
-      clReleaseKernel(k);
-    KernelTest::TearDown();
-  }
-  cl_kernel cachedKernel(const std::string &name, const std::string &variant) {
-    cl_program &p = shared().programs[variant];
-    if (!p) {
-      p = program("vector_memory", variant);
-      if (!p)
-        return nullptr;
-      clRetainProgram(p); // program() releases its reference at tear-down
-    }
-    cl_int error = CL_SUCCESS;
-    cl_kernel k = clCreateKernel(p, name.c_str(), &error);
-    EXPECT_EQ(error, CL_SUCCESS) << name << variant;
-    if (k)
-      kernels_.push_back(k);
-    return k;
+  cl_kernel vmKernel(const std::string &name, const std::string &variant) {
+    return cachedKernel("vector_memory", name, variant);
   }
   // Whether the kernels were compiled with __opencl_c_generic_address_space
   // (otherwise the generic cases are left out of the kernels and checked to
   // have written nothing).
   bool hasGeneric() {
-    Shared &s = shared();
-    if (s.hasGeneric < 0) {
-      cl_kernel k = cachedKernel("vector_memory_features", "");
+    static int generic = -1; // per process, like the programs
+    if (generic < 0) {
+      cl_kernel k = vmKernel("vector_memory_features", "");
       if (!k)
         return false;
       cl_mem out = buffer<int>(1);
       setArgs(k, out);
       run(k, {1});
-      s.hasGeneric = read<int>(out, 1)[0];
-      if (!s.hasGeneric)
+      generic = read<int>(out, 1)[0];
+      if (!generic)
         std::printf("note: __opencl_c_generic_address_space is not defined; generic "
                     "address space cases skipped\n");
     }
-    return s.hasGeneric == 1;
+    return generic == 1;
   }
-
-private:
-  std::vector<cl_kernel> kernels_;
 };
 
 template <typename S> std::string hex(S v) {
@@ -220,7 +173,7 @@ template <typename S> void VectorMemoryAll::loads() {
   for (const auto &u : uniform) {
     const std::uint32_t uoff = u[0], ushift = u[1];
     const std::vector<S> before = randomElements<S>(480 * items, random, p.type.isFloat);
-    cl_kernel k = cachedKernel(name, p.variant);
+    cl_kernel k = vmKernel(name, p.variant);
     ASSERT_NE(k, nullptr);
     cl_mem Src = buffer(src), CSrc = buffer(src), P = buffer(ip), O = buffer(before);
     setArgs(k, Src, CSrc, P, O, uoff, ushift);
@@ -288,7 +241,7 @@ template <typename S> void VectorMemoryAll::stores() {
   const char *slots[] = {"global", "global, uniform offset", "local", "private",
                          "generic (odd: local, even: global)"};
   for (const std::uint32_t uoff : {2u, 0u}) {
-    cl_kernel k = cachedKernel(name, p.variant);
+    cl_kernel k = vmKernel(name, p.variant);
     ASSERT_NE(k, nullptr);
     cl_mem D = buffer(data), F = buffer(fill), P = buffer(ip), O = buffer(fill);
     setArgs(k, D, F, P, O, uoff);
@@ -559,7 +512,7 @@ TEST_F(HalfMemory, VloadHalfAllPatternsExact) {
   for (std::uint32_t h = 0; h < 65536; ++h)
     in[h] = std::uint16_t(h);
   for (const char *variant : {"", "-O0"}) {
-    cl_kernel k = cachedKernel("load_half_all", variant);
+    cl_kernel k = vmKernel("load_half_all", variant);
     ASSERT_NE(k, nullptr);
     cl_mem I = buffer(in), O = buffer<std::uint32_t>(65536);
     setArgs(k, I, O);
@@ -594,7 +547,7 @@ TEST_F(HalfMemory, VloadHalfnAndVloadaHalfn) {
   const float sentinel = -1234.5f;
   for (const char *variant : {"", "-O0"})
     for (const std::uint32_t shift : {0u, 1u}) {
-      cl_kernel k = cachedKernel("load_halfn", variant);
+      cl_kernel k = vmKernel("load_halfn", variant);
       ASSERT_NE(k, nullptr);
       cl_mem I = buffer(in), O = buffer(std::vector<float>(10 * R, sentinel));
       setArgs(k, I, O, shift, R);
@@ -651,7 +604,7 @@ TEST_P(HalfMemoryStores, VstoreHalfEveryFormAndRoundingMode) {
   const std::vector<double> values = storeValues(c.isDouble, floatDenormals, 16 * W);
   const std::uint16_t sentinel = 0x5a5a;
   for (const char *variant : {"", "-O0"}) {
-    cl_kernel k = cachedKernel(c.kernel, variant);
+    cl_kernel k = vmKernel(c.kernel, variant);
     ASSERT_NE(k, nullptr);
     cl_mem I;
     if (c.isDouble)
@@ -736,7 +689,7 @@ TEST_F(HalfMemory, UniformOperands) {
       const double d = doubles[v];
       const float x = float(d);
       const std::uint32_t k = std::uint32_t(v % patterns.size());
-      cl_kernel kern = cachedKernel("half_uniform", variant);
+      cl_kernel kern = vmKernel("half_uniform", variant);
       ASSERT_NE(kern, nullptr);
       cl_mem I = buffer(patterns), O = buffer<std::uint16_t>(10 * n), L = buffer<float>(n);
       setArgs(kern, x, d, k, I, O, L);
