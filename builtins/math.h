@@ -127,18 +127,19 @@ template <typename T> T madSat(T a, T b, T c, bool isSigned) {
   }
 }
 
+// The high half of the full product of a and b. The signed one is derived
+// from the unsigned one, mulhs(a, b) = mulhu(a, b) - (a < 0 ? b : 0) -
+// (b < 0 ? a : 0) modulo 2^n, not computed as (wide)(S)a * (wide)(S)b >> n:
+// GCC 12 vectorises that form of unsigned registers as an unsigned high
+// multiply (pmulhuw for 16-bit lanes), which gave the unsigned result.
 template <typename T> T mulHigh(T a, T b, bool isSigned) {
   constexpr int bits = sizeof(T) * 8;
-  if constexpr (sizeof(T) == 8) {
-    if (isSigned)
-      return T((__int128(std::int64_t(a)) * __int128(std::int64_t(b))) >> 64);
-    return T((static_cast<unsigned __int128>(a) * b) >> 64);
-  } else {
-    using S = std::make_signed_t<T>;
-    if (isSigned)
-      return T((std::int64_t(S(a)) * std::int64_t(S(b))) >> bits);
-    return T((std::uint64_t(a) * std::uint64_t(b)) >> bits);
-  }
+  using W = std::conditional_t<sizeof(T) == 8, unsigned __int128, std::uint64_t>;
+  const T high = T((W(a) * W(b)) >> bits);
+  if (!isSigned)
+    return high;
+  using S = std::make_signed_t<T>;
+  return T(high - (S(a) < 0 ? b : T(0)) - (S(b) < 0 ? a : T(0)));
 }
 
 template <Math F, typename T> T apply1(T value) {
