@@ -27,10 +27,10 @@ enum class Math : std::uint8_t {
   Fabs, Sqrt, Rsqrt, Floor, Ceil, Trunc, Round, Rint, Exp, Exp2, Exp10, Expm1, Log, Log2, Log10,
   Log1p, Logb, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Sinpi,
   Cospi, Tanpi, Asinpi, Acospi, Atanpi, Cbrt, Erf, Erfc, Tgamma, Lgamma, Recip, Degrees, Radians,
-  Sign,
+  FrexpMantissa, ModfFraction, Fract, Sign,
   // Two floating-point operands.
   Fmin, Fmax, Pow, Fmod, Copysign, Hypot, Atan2, Atan2pi, Fdim, Maxmag, Minmag, Remainder,
-  Nextafter, Divide, Step,
+  Nextafter, Divide, Step, Powr,
   // Three floating-point operands.
   Fma, Mad, Mix, FClamp, Smoothstep,
   // Integers, one operand.
@@ -102,6 +102,157 @@ template <typename T> T nextAfter(T a, T b) {
   } else {
     return std::nextafter(a, b);
   }
+}
+
+// The functions whose operands or result differ in type from T, the
+// floating-point (or, for upsample, integer) type they are instantiated for.
+// Each computes one output: a function with a pointer output (frexp,
+// lgamma_r, remquo) is two functions, the result and the stored value.
+enum class MixedMath : std::uint8_t {
+  Ilogb,          // T -> int
+  FrexpExponent,  // T -> int: the exponent frexp stores
+  LgammaSign,     // T -> int: the sign of gamma(x) lgamma_r stores
+  RemquoQuotient, // (T, T) -> int: the quotient bits remquo stores
+  Ldexp,          // (T, int) -> T
+  Pown,           // (T, int) -> T
+  Rootn,          // (T, int) -> T
+  Nan,            // the unsigned integer of T's width -> T
+  Upsample,       // (T, T) -> the integer of twice T's width
+};
+
+// A wider type to compute in where T's own precision or range would not do:
+// double for half and float, long double (64-bit significand) for double.
+template <typename T> using Wide = std::conditional_t<sizeof(T) == 8, long double, double>;
+
+// ilogb; OpenCL C defines FP_ILOGB0 as INT_MIN and FP_ILOGBNAN as INT_MAX.
+template <typename T> std::int32_t ilogb(T value) {
+  const Compute<T> x = value;
+  if (x != x || std::isinf(x))
+    return std::numeric_limits<std::int32_t>::max();
+  if (x == 0)
+    return std::numeric_limits<std::int32_t>::min();
+  return std::ilogb(x); // a half denormal is a normal float: its true exponent
+}
+
+// frexp: x = mantissa * 2^exponent, |mantissa| in [0.5, 1); ±0, ±inf and NaN
+// return themselves with exponent 0 (OpenCL C 3.0, 7.5.1).
+template <typename T> T frexpMantissa(T value) {
+  const Compute<T> x = value;
+  if (x == 0 || !std::isfinite(x))
+    return value;
+  int exponent;
+  return T(std::frexp(x, &exponent));
+}
+template <typename T> std::int32_t frexpExponent(T value) {
+  const Compute<T> x = value;
+  if (x == 0 || !std::isfinite(x))
+    return 0;
+  int exponent;
+  std::frexp(x, &exponent);
+  return exponent;
+}
+
+// modf: the fractional part, with x's sign; modf(±inf) = ±0 (the integral
+// part, stored, is trunc(x)).
+template <typename T> T modfFraction(T value) {
+  Compute<T> integral;
+  return T(std::modf(Compute<T>(value), &integral));
+}
+
+// fract: fmin(x - floor(x), the largest T below 1); fract(±0) = ±0,
+// fract(±inf) = ±0, fract(NaN) = NaN (the value stored is floor(x)).
+template <typename T> T fract(T value) {
+  using C = Compute<T>;
+  const C x = value;
+  if (x == 0 || x != x)
+    return value;
+  if (std::isinf(x))
+    return T(std::copysign(C(0), x));
+  const T difference = T(x - std::floor(x)); // exact in C; rounded once to T
+  const T belowOne = nextAfter(T(1), T(0));
+  return difference < belowOne ? difference : belowOne;
+}
+
+// lgamma_r's sign of gamma(x).
+template <typename T> std::int32_t lgammaSign(T value) {
+  int sign = 1;
+  if constexpr (sizeof(Compute<T>) == 8)
+    ::lgamma_r(double(value), &sign);
+  else
+    ::lgammaf_r(float(value), &sign);
+  return sign;
+}
+
+// remquo's quotient: the sign of x / y and the 7 low bits of the magnitude
+// of the integral quotient (rounded to nearest even, as remainder's); 0
+// where the remainder is NaN (OpenCL C 3.0, 6.15.2 and 7.5.1).
+template <typename T> std::int32_t remquoQuotient(T a, T b) {
+  using C = Compute<T>;
+  const C x = a, y = b;
+  if (x != x || y != y || std::isinf(x) || y == 0)
+    return 0;
+  // |x| = m * 128|y| + r with r in [0, 128|y|) leaves the quotient's 7 low
+  // bits unchanged (128m is even). 128|y| may overflow: then r = |x|.
+  const C magnitude = std::fabs(y);
+  const C r = std::fmod(std::fabs(x), magnitude * C(128));
+  const C remainder = std::remainder(r, magnitude);
+  // r - remainder = k|y| exactly with k <= 128: exact in the wider type.
+  const auto k = static_cast<std::int32_t>(
+                     std::llround((Wide<C>(r) - Wide<C>(remainder)) / Wide<C>(magnitude))) &
+                 127;
+  return std::signbit(x) != std::signbit(y) ? -k : k;
+}
+
+// pown: x^n for an integer n, with pow's special values (pown(x, 0) = 1).
+template <typename T> T pown(T value, std::int32_t n) {
+  return T(std::pow(Wide<Compute<T>>(value), Wide<Compute<T>>(n)));
+}
+
+// rootn: x^(1/n) (OpenCL C 3.0, 7.5.1): NaN for n = 0 and for x < 0 with n
+// even; rootn(±0, n) is ±inf (n < 0 odd), +inf (n < 0 even), ±0 (n > 0
+// odd), +0 (n > 0 even).
+template <typename T> T rootn(T value, std::int32_t n) {
+  using C = Compute<T>;
+  const C x = value;
+  const bool odd = n % 2 != 0;
+  if (n == 0 || x != x || (x < 0 && !odd))
+    return T(NAN);
+  if (x == 0) {
+    if (n < 0)
+      return T(odd ? std::copysign(C(INFINITY), x) : C(INFINITY));
+    return T(odd ? x : C(0));
+  }
+  const auto magnitude = std::pow(Wide<C>(std::fabs(x)), Wide<C>(1) / Wide<C>(n));
+  return T(std::copysign(C(magnitude), x));
+}
+
+// powr: x^y for x >= 0 (OpenCL C 3.0, 7.5.1): NaN for x < 0, for
+// powr(±0, ±0), powr(+inf, ±0), powr(+1, ±inf) and NaN operands;
+// powr(±0, y < 0) = +inf, powr(±0, y > 0) = +0; powr(+1, finite y) = 1.
+template <typename T> T powr(T a, T b) {
+  using C = Compute<T>;
+  const C x = a, y = b;
+  if (x != x || y != y || x < 0)
+    return T(NAN);
+  if (x == 0)
+    return y == 0 ? T(NAN) : y < 0 ? T(INFINITY) : T(0);
+  if (std::isinf(x) && y == 0)
+    return T(NAN);
+  if (x == 1)
+    return std::isinf(y) ? T(NAN) : T(1);
+  return T(std::pow(x, y));
+}
+
+// nan(nancode): a quiet NaN carrying nancode in its significand.
+template <typename T, typename U> T nanWithCode(U code) {
+  constexpr int mantissaBits = sizeof(T) == 2 ? 10 : sizeof(T) == 4 ? 23 : 52;
+  constexpr int exponentBits = int(sizeof(T)) * 8 - 1 - mantissaBits;
+  const U quiet = U(1) << (mantissaBits - 1);
+  const U exponent = U((U(1) << exponentBits) - 1) << mantissaBits;
+  const U bits = U(exponent | quiet | (code & (quiet - 1)));
+  T result;
+  std::memcpy(&result, &bits, sizeof result);
+  return result;
 }
 
 template <typename T> T mulHigh(T a, T b, bool isSigned);
@@ -232,6 +383,12 @@ template <Math F, typename T> T apply1(T value) {
       return T(x * C(180.0 / M_PI));
     else if constexpr (F == Math::Radians)
       return T(x * C(M_PI / 180.0));
+    else if constexpr (F == Math::FrexpMantissa)
+      return frexpMantissa(value);
+    else if constexpr (F == Math::ModfFraction)
+      return modfFraction(value);
+    else if constexpr (F == Math::Fract)
+      return fract(value);
     // sign: 1.0 for x > 0, -0.0 / +0.0 for ±0, -1.0 for x < 0, 0.0 for NaN.
     else if constexpr (F == Math::Sign)
       return T(x > 0 ? C(1) : x < 0 ? C(-1) : x == 0 ? x : C(0));
@@ -291,6 +448,8 @@ template <Math F, typename T> T apply2(T a, T b) {
     // step(edge, x): 0.0 if x < edge, else 1.0.
     else if constexpr (F == Math::Step)
       return T(y < x ? C(0) : C(1));
+    else if constexpr (F == Math::Powr)
+      return powr(a, b);
     else
       return a;
   } else {

@@ -54,7 +54,116 @@ template <Math F> Handler forFunction(Scalar type, const Shape &shape) {
   });
 }
 
+// The element types of a MixedMath function instantiated for T.
+template <builtins::MixedMath F, typename T> struct MixedTypes {
+  using R = T;
+  using A = T;
+  using B = std::uint32_t; // ldexp, pown, rootn: an int
+};
+template <typename T> struct MixedTypes<builtins::MixedMath::Ilogb, T> {
+  using R = std::uint32_t;
+  using A = T;
+};
+template <typename T> struct MixedTypes<builtins::MixedMath::FrexpExponent, T>
+    : MixedTypes<builtins::MixedMath::Ilogb, T> {};
+template <typename T> struct MixedTypes<builtins::MixedMath::LgammaSign, T>
+    : MixedTypes<builtins::MixedMath::Ilogb, T> {};
+template <typename T> struct MixedTypes<builtins::MixedMath::RemquoQuotient, T> {
+  using R = std::uint32_t;
+  using A = T;
+  using B = T;
+};
+template <typename T> struct MixedTypes<builtins::MixedMath::Nan, T> {
+  using R = T;
+  using A = BitsT<sizeof(T)>;
+};
+template <typename T> struct MixedTypes<builtins::MixedMath::Upsample, T> {
+  using R = BitsT<2 * sizeof(T)>;
+  using A = T;
+  using B = T;
+};
+
+template <builtins::MixedMath F, typename T> struct Mixed1 {
+  using Types = MixedTypes<F, T>;
+  using R = typename Types::R;
+  using A = typename Types::A;
+  static R apply(A a) {
+    using builtins::MixedMath;
+    if constexpr (F == MixedMath::Ilogb)
+      return R(builtins::ilogb(a));
+    else if constexpr (F == MixedMath::FrexpExponent)
+      return R(builtins::frexpExponent(a));
+    else if constexpr (F == MixedMath::LgammaSign)
+      return R(builtins::lgammaSign(a));
+    else
+      return builtins::nanWithCode<T>(a);
+  }
+  template <bool RV, bool AV> static void run(const Instruction &in, ExecutionState &s) {
+    elementwise<RV, AV>(s, s.reg<R>(in.result), s.reg<const A>(in.operand[0]), in.components,
+                        apply);
+  }
+};
+
+template <builtins::MixedMath F, typename T> struct Mixed2 {
+  using Types = MixedTypes<F, T>;
+  using R = typename Types::R;
+  using A = typename Types::A;
+  using B = typename Types::B;
+  static R apply(A a, B b) {
+    using builtins::MixedMath;
+    if constexpr (F == MixedMath::RemquoQuotient)
+      return R(builtins::remquoQuotient(a, b));
+    else if constexpr (F == MixedMath::Ldexp)
+      return T(std::ldexp(builtins::Compute<T>(a), std::int32_t(b)));
+    else if constexpr (F == MixedMath::Pown)
+      return builtins::pown(a, std::int32_t(b));
+    else if constexpr (F == MixedMath::Rootn)
+      return builtins::rootn(a, std::int32_t(b));
+    else // upsample(hi, lo) = hi << bits | lo, the same bits for either signedness
+      return R(R(a) << (8 * sizeof(T)) | R(b));
+  }
+  template <bool RV, bool AV, bool BV> static void run(const Instruction &in, ExecutionState &s) {
+    elementwise<RV, AV, BV>(s, s.reg<R>(in.result), s.reg<const A>(in.operand[0]),
+                            s.reg<const B>(in.operand[1]), in.components, apply);
+  }
+};
+
 } // namespace
+
+Handler mixedMathHandler(builtins::MixedMath function, Scalar type, const Shape &shape) {
+  using builtins::MixedMath;
+  return withScalar(type, [&]<Scalar S>() -> Handler {
+    using T = ScalarT<S>;
+    if constexpr (S == Scalar::Bool || S == Scalar::I128 || S == Scalar::I64) {
+      return nullptr;
+    } else if constexpr (!isFloat<T>) {
+      return function == MixedMath::Upsample ? shaped2<Mixed2<MixedMath::Upsample, T>>(shape)
+                                             : nullptr;
+    } else {
+      switch (function) {
+      case MixedMath::Ilogb:
+        return shaped1<Mixed1<MixedMath::Ilogb, T>>(shape);
+      case MixedMath::FrexpExponent:
+        return shaped1<Mixed1<MixedMath::FrexpExponent, T>>(shape);
+      case MixedMath::LgammaSign:
+        return shaped1<Mixed1<MixedMath::LgammaSign, T>>(shape);
+      case MixedMath::Nan:
+        return shaped1<Mixed1<MixedMath::Nan, T>>(shape);
+      case MixedMath::RemquoQuotient:
+        return shaped2<Mixed2<MixedMath::RemquoQuotient, T>>(shape);
+      case MixedMath::Ldexp:
+        return shaped2<Mixed2<MixedMath::Ldexp, T>>(shape);
+      case MixedMath::Pown:
+        return shaped2<Mixed2<MixedMath::Pown, T>>(shape);
+      case MixedMath::Rootn:
+        return shaped2<Mixed2<MixedMath::Rootn, T>>(shape);
+      case MixedMath::Upsample:
+        return nullptr;
+      }
+      return nullptr;
+    }
+  });
+}
 
 Handler mathHandler(Math function, Scalar type, const Shape &shape) {
   switch (function) {
@@ -104,6 +213,9 @@ Handler mathHandler(Math function, Scalar type, const Shape &shape) {
     LANEWISE_MATH(Recip)
     LANEWISE_MATH(Degrees)
     LANEWISE_MATH(Radians)
+    LANEWISE_MATH(FrexpMantissa)
+    LANEWISE_MATH(ModfFraction)
+    LANEWISE_MATH(Fract)
     LANEWISE_MATH(Sign)
     LANEWISE_MATH(Fmin)
     LANEWISE_MATH(Fmax)
@@ -120,6 +232,7 @@ Handler mathHandler(Math function, Scalar type, const Shape &shape) {
     LANEWISE_MATH(Nextafter)
     LANEWISE_MATH(Divide)
     LANEWISE_MATH(Step)
+    LANEWISE_MATH(Powr)
     LANEWISE_MATH(Fma)
     LANEWISE_MATH(Mad)
     LANEWISE_MATH(Mix)

@@ -124,10 +124,18 @@ Handler asyncCopyHandler(std::uint32_t elementBytes);
 // ---- OpenCL.std element functions (exec_math.cpp, over builtins/math.h) ----
 namespace lanewise::builtins {
 enum class Math : std::uint8_t;
-}
+enum class MixedMath : std::uint8_t;
+enum class Geometric : std::uint8_t;
+} // namespace lanewise::builtins
 namespace lanewise::runtime {
 // Operands operand[0..2] -> result, elementwise, for the function's arity.
 Handler mathHandler(builtins::Math function, Scalar type, const Shape &shape);
+// The same for the functions whose operand and result types differ, `type`
+// being the one the function is instantiated for (builtins::MixedMath).
+Handler mixedMathHandler(builtins::MixedMath function, Scalar type, const Shape &shape);
+// The geometric functions and OpDot (exec_geometric.cpp): operand[0] and
+// operand[1] of `aux` components -> the result's `components`.
+Handler geometricHandler(builtins::Geometric function, Scalar type, const Shape &shape);
 } // namespace lanewise::runtime
 
 namespace lanewise::runtime {

@@ -1,5 +1,6 @@
 #include "spirv/lower.h"
 
+#include "builtins/geometric.h"
 #include "builtins/math.h"
 #include "builtins/subgroup.h"
 #include "runtime/handlers.h"
@@ -519,6 +520,15 @@ private:
   void lowerSubgroup(const Instruction &instruction);
   bool lowerVectorMemory(const Instruction &instruction, uint32_t number);
   bool lowerPermutation(const Instruction &instruction, uint32_t number);
+  bool lowerMixedMath(const Instruction &instruction, uint32_t number);
+  bool lowerGeometric(const Instruction &instruction, uint32_t number);
+  void emitGeometric(builtins::Geometric function, const Instruction &instruction,
+                     size_t firstOperand);
+  uint32_t broadcast(const Value &operand, uint32_t components);
+  void emitMath(builtins::Math function, const Value &result,
+                const std::vector<const Value *> &operands);
+  void emitMixedMath(builtins::MixedMath function, Scalar type, const Value &result,
+                     const std::vector<const Value *> &operands);
   // The address `pointer + offset * elementsPerOffset * elementBytes`.
   Value offsetAddress(const Value &pointer, const Value &offset, uint64_t stride);
   // A temporary register of the given form.
@@ -1393,7 +1403,8 @@ std::optional<builtins::Math> openclStdFunction(uint32_t instruction) {
   case Sign: return Math::Sign;
   case Fmin: case FMin_common: return Math::Fmin;
   case Fmax: case FMax_common: return Math::Fmax;
-  case Pow: case Powr: case Native_powr: case Half_powr: return Math::Pow;
+  case Pow: return Math::Pow;
+  case Powr: case Native_powr: case Half_powr: return Math::Powr;
   case Fmod: return Math::Fmod;
   case Copysign: return Math::Copysign;
   case Hypot: return Math::Hypot;
@@ -1721,6 +1732,9 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
     copyValue(object, *target);
     return;
   }
+  case spv::OpDot:
+    emitGeometric(builtins::Geometric::Dot, instruction, 0);
+    return;
   case spv::OpVectorShuffle: {
     const Value &a = operand(0), &b = operand(1);
     const Value &r = result();
@@ -2234,7 +2248,8 @@ void KernelLowering::lowerExtInst(const Instruction &instruction) {
     return; // a hint (OpenCL C 3.0, 6.15.11)
   if (lowerVectorMemory(instruction, number) || lowerPermutation(instruction, number))
     return;
-  const Value &r = values_.at(instruction.result);
+  if (lowerMixedMath(instruction, number) || lowerGeometric(instruction, number))
+    return;
   const auto function = openclStdFunction(number);
   if (!function)
     fail(instruction, "OpenCL.std instruction " + openclStdName(number) + " (" +
@@ -2244,29 +2259,177 @@ void KernelLowering::lowerExtInst(const Instruction &instruction) {
     arguments.push_back(&use(instruction.idOperand(i), instruction));
   if (static_cast<int>(arguments.size()) != builtins::operandCount(*function))
     fail(instruction, "wrong number of operands for this OpenCL.std instruction");
-  // A scalar operand of a vector function (e.g. fmax(float4, float)) is
-  // broadcast to every component.
-  std::vector<uint32_t> registers;
-  Shape shape{r.varying, {}};
-  for (size_t i = 0; i < arguments.size(); ++i) {
-    const Value &argument = *arguments[i];
-    uint32_t reg = argument.offset;
-    if (argument.components == 1 && r.components > 1) {
-      reg = allocate(r.components * r.elementBytes(), argument.varying);
-      Value splat = argument;
-      splat.offset = reg;
-      splat.components = r.components;
-      for (uint32_t c = 0; c < r.components; ++c)
-        emit(runtime::copyComponentsHandler(r.elementBytes(),
-                                            Shape{argument.varying, {argument.varying}}),
-             componentOffset(splat, c), {argument.offset}, 1);
-    }
-    registers.push_back(reg);
-    shape.operand[i] = argument.varying;
+  emitMath(*function, values_.at(instruction.result), arguments);
+}
+
+// A scalar operand of a vector function (e.g. fmax(float4, float),
+// ldexp(float4, int)) is broadcast to every component.
+uint32_t KernelLowering::broadcast(const Value &operand, uint32_t components) {
+  if (operand.components == components || operand.components != 1)
+    return operand.offset;
+  Value splat = temporary(operand.scalar, components, operand.varying);
+  for (uint32_t c = 0; c < components; ++c)
+    emit(runtime::copyComponentsHandler(operand.elementBytes(),
+                                        Shape{operand.varying, {operand.varying}}),
+         componentOffset(splat, c), {operand.offset}, 1);
+  return splat.offset;
+}
+
+void KernelLowering::emitMath(builtins::Math function, const Value &result,
+                              const std::vector<const Value *> &operands) {
+  uint32_t registers[3] = {};
+  Shape shape{result.varying, {}};
+  for (size_t i = 0; i < operands.size(); ++i) {
+    registers[i] = broadcast(*operands[i], result.components);
+    shape.operand[i] = operands[i]->varying;
   }
-  registers.resize(3, 0);
-  emit(runtime::mathHandler(*function, r.scalar, shape), r.offset,
-       {registers[0], registers[1], registers[2]}, r.components);
+  emit(runtime::mathHandler(function, result.scalar, shape), result.offset,
+       {registers[0], registers[1], registers[2]}, result.components);
+}
+
+void KernelLowering::emitMixedMath(builtins::MixedMath function, Scalar type, const Value &result,
+                                   const std::vector<const Value *> &operands) {
+  uint32_t registers[2] = {};
+  Shape shape{result.varying, {}};
+  for (size_t i = 0; i < operands.size(); ++i) {
+    registers[i] = broadcast(*operands[i], result.components);
+    shape.operand[i] = operands[i]->varying;
+  }
+  emit(runtime::mixedMathHandler(function, type, shape), result.offset, {registers[0], registers[1]}, result.components);
+}
+
+// The OpenCL.std functions whose operands or result differ in type, and
+// those with a pointer output: the value to store is computed into a
+// register, then stored through the pointer (any address space) as OpStore
+// would.
+bool KernelLowering::lowerMixedMath(const Instruction &instruction, uint32_t number) {
+  using namespace OpenCLLIB;
+  using builtins::Math;
+  using builtins::MixedMath;
+  auto argument = [&](size_t i) -> const Value & {
+    return use(instruction.idOperand(2 + i), instruction);
+  };
+  const auto operandCount = instruction.operands.size() - 2;
+  auto expect = [&](size_t count) {
+    if (operandCount != count)
+      fail(instruction, "wrong number of operands for OpenCL.std instruction " +
+                            openclStdName(number));
+  };
+  const Value &r = values_.at(instruction.result);
+  // The element function `value` of x (and y) into r, and `stored` (of
+  // the given element type) into *pointer.
+  auto withOutput = [&](Math value, const std::vector<const Value *> &operands,
+                        const Value &pointer, Scalar storedType, auto computeStored) {
+    emitMath(value, r, operands);
+    const Value stored = temporary(storedType, r.components, r.varying);
+    computeStored(stored);
+    emit(runtime::storeHandler(stored.elementBytes(),
+                               Shape{false, {pointer.varying, stored.varying}}),
+         0, {pointer.offset, stored.offset}, stored.components);
+  };
+  switch (number) {
+  case Ilogb:
+    expect(1);
+    emitMixedMath(MixedMath::Ilogb, argument(0).scalar, r, {&argument(0)});
+    return true;
+  case Ldexp:
+  case Pown:
+  case Rootn:
+    expect(2);
+    emitMixedMath(number == Ldexp ? MixedMath::Ldexp
+                  : number == Pown ? MixedMath::Pown
+                                   : MixedMath::Rootn,
+                  r.scalar, r, {&argument(0), &argument(1)});
+    return true;
+  case Nan:
+    expect(1);
+    emitMixedMath(MixedMath::Nan, r.scalar, r, {&argument(0)});
+    return true;
+  case S_Upsample:
+  case U_Upsample:
+    expect(2);
+    emitMixedMath(MixedMath::Upsample, argument(0).scalar, r, {&argument(0), &argument(1)});
+    return true;
+  case Frexp:
+    expect(2);
+    withOutput(Math::FrexpMantissa, {&argument(0)}, argument(1), Scalar::I32, [&](const Value &e) {
+      emitMixedMath(MixedMath::FrexpExponent, r.scalar, e, {&argument(0)});
+    });
+    return true;
+  case Lgamma_r:
+    expect(2);
+    withOutput(Math::Lgamma, {&argument(0)}, argument(1), Scalar::I32, [&](const Value &sign) {
+      emitMixedMath(MixedMath::LgammaSign, r.scalar, sign, {&argument(0)});
+    });
+    return true;
+  case Remquo:
+    expect(3);
+    withOutput(Math::Remainder, {&argument(0), &argument(1)}, argument(2), Scalar::I32,
+               [&](const Value &quotient) {
+                 emitMixedMath(MixedMath::RemquoQuotient, r.scalar, quotient,
+                               {&argument(0), &argument(1)});
+               });
+    return true;
+  case Modf:
+  case Fract:
+  case Sincos: {
+    expect(2);
+    const Math value = number == Modf ? Math::ModfFraction : number == Fract ? Math::Fract : Math::Sin;
+    const Math stored = number == Modf ? Math::Trunc : number == Fract ? Math::Floor : Math::Cos;
+    withOutput(value, {&argument(0)}, argument(1), r.scalar,
+               [&](const Value &output) { emitMath(stored, output, {&argument(0)}); });
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+// length, distance, normalize, cross and the fast_ forms, which the exact
+// ones satisfy.
+bool KernelLowering::lowerGeometric(const Instruction &instruction, uint32_t number) {
+  using namespace OpenCLLIB;
+  using builtins::Geometric;
+  Geometric function;
+  size_t operands = 1;
+  switch (number) {
+  case Length:
+  case Fast_length:
+    function = Geometric::Length;
+    break;
+  case Distance:
+  case Fast_distance:
+    function = Geometric::Distance;
+    operands = 2;
+    break;
+  case Normalize:
+  case Fast_normalize:
+    function = Geometric::Normalize;
+    break;
+  case Cross:
+    function = Geometric::Cross;
+    operands = 2;
+    break;
+  default:
+    return false;
+  }
+  if (instruction.operands.size() != 2 + operands)
+    fail(instruction, "wrong number of operands for OpenCL.std instruction " + openclStdName(number));
+  emitGeometric(function, instruction, 2);
+  return true;
+}
+
+void KernelLowering::emitGeometric(builtins::Geometric function, const Instruction &instruction,
+                                   size_t firstOperand) {
+  const Value &r = values_.at(instruction.result);
+  const Value &a = use(instruction.idOperand(firstOperand), instruction);
+  const Value &b = instruction.operands.size() > firstOperand + 1
+                       ? use(instruction.idOperand(firstOperand + 1), instruction)
+                       : a;
+  if (function == builtins::Geometric::Cross && a.components != 3 && a.components != 4)
+    fail(instruction, "cross takes 3- or 4-component vectors");
+  emit(runtime::geometricHandler(function, a.scalar, Shape{r.varying, {a.varying, b.varying}}),
+       r.offset, {a.offset, b.offset}, r.components, a.components);
 }
 
 std::vector<runtime::RegisterCopy> KernelLowering::edgeCopies(uint32_t from, uint32_t to) {
