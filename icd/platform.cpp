@@ -2,6 +2,7 @@
 #include "icd/platform.h"
 
 #include "icd/api.h"
+#include "runtime/printf.h"
 #include "spirv/compiler.h"
 
 #include <CL/cl_ext.h>
@@ -454,7 +455,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
     return result.array<cl_name_version>(list);
   }
   case CL_DEVICE_PRINTF_BUFFER_SIZE:
-    return result(std::size_t{1024 * 1024});
+    return result(std::size_t{runtime::printfBufferBytes});
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
     return result(yes);
   case CL_DEVICE_PARENT_DEVICE:

@@ -187,6 +187,8 @@ struct KernelCode {
   bool hasBarrier = false;
   // Asynchronous work-group copies in the code (each has a site number).
   std::uint32_t asyncCopySites = 0;
+  // The kernel calls printf: a launch keeps its output and writes it at the end.
+  bool usesPrintf = false;
   std::uint32_t requiredSubgroupSize = 0;
   std::uint32_t subgroupSize = 16; // S: the required size, or Lanewise's choice
   // Handler-specific tables referenced by Instruction::data.

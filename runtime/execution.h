@@ -9,6 +9,8 @@
 
 namespace lanewise::runtime {
 
+class PrintfLog;
+
 // The work-group a warp belongs to.
 struct WorkGroupInfo {
   std::uint32_t workDim = 1;
@@ -24,6 +26,8 @@ struct WorkGroupInfo {
   // For each async copy site, how many of its executions the work-group has
   // performed (a copy is done once per work-group, by the first warp).
   std::uint32_t *asyncPerformed = nullptr;
+  // Where printf keeps the launch's output (null if the kernel has none).
+  PrintfLog *printfLog = nullptr;
 };
 
 struct ExecutionState {

@@ -1,6 +1,7 @@
 #include "runtime/launch.h"
 
 #include "runtime/interpreter.h"
+#include "runtime/printf.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
@@ -224,6 +225,7 @@ struct LaunchPlan {
   std::vector<std::uint64_t> localArgumentOffset; // per argument, in the arena
   std::uint64_t localBytes;
   std::uint64_t serial;
+  PrintfLog *printfLog = nullptr;
 };
 
 std::atomic<std::uint64_t> launchCounter{0};
@@ -305,6 +307,7 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
   std::fill(context.asyncReached.begin(), context.asyncReached.end(), 0u);
   group.asyncPerformed = context.asyncPerformed.data();
   group.subgroupSize = code.subgroupSize;
+  group.printfLog = plan.printfLog;
   const std::uint64_t lanes = group.localSize[0] * group.localSize[1] * group.localSize[2];
   const std::uint32_t warps = static_cast<std::uint32_t>((lanes + code.width - 1) / code.width);
 
@@ -409,6 +412,11 @@ void launch(const KernelCode &code, const NDRange &range, std::span<const Argume
   plan.localBytes = arena;
   if (totalGroups == 0)
     return;
+  std::unique_ptr<PrintfLog> printfLog;
+  if (code.usesPrintf) {
+    printfLog = std::make_unique<PrintfLog>();
+    plan.printfLog = printfLog.get();
+  }
 
   tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, totalGroups),
                     [&](const tbb::blocked_range<std::uint64_t> &groups) {
@@ -418,6 +426,10 @@ void launch(const KernelCode &code, const NDRange &range, std::span<const Argume
                       for (std::uint64_t g = groups.begin(); g != groups.end(); ++g)
                         runWorkGroup(context, plan, g);
                     });
+  // The command completes when launch() returns: its output is out by then
+  // (OpenCL C 3.0, 6.15.14.1).
+  if (printfLog)
+    printfLog->write();
 }
 
 } // namespace lanewise::runtime

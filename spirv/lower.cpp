@@ -4,6 +4,7 @@
 #include "builtins/math.h"
 #include "builtins/subgroup.h"
 #include "runtime/handlers.h"
+#include "runtime/printf.h"
 #include "spirv/cfg.h"
 #include "spirv/errors.h"
 #include "spirv/inline.h"
@@ -517,6 +518,23 @@ private:
     }
   }
   void lowerExtInst(const Instruction &instruction);
+  void lowerPrintf(const Instruction &instruction);
+  // A pointer whose value is known when the kernel is built: a module-scope
+  // variable and a byte offset into it.
+  std::optional<std::pair<uint32_t, uint64_t>> constantPointer(uint32_t id, int depth = 0);
+  // The string a constant pointer points to in an initialised UniformConstant
+  // variable: up to its null character, or to the end of the variable.
+  std::optional<std::string> constantString(uint32_t id);
+  std::unordered_map<uint32_t, const Instruction *> definitions_;
+  const Instruction *definition(uint32_t id) {
+    if (definitions_.empty())
+      for (const Block &block : flat_.blocks)
+        for (const Instruction &instruction : block.instructions)
+          if (instruction.result)
+            definitions_.emplace(instruction.result, &instruction);
+    auto it = definitions_.find(id);
+    return it == definitions_.end() ? nullptr : it->second;
+  }
   void lowerSubgroup(const Instruction &instruction);
   bool lowerVectorMemory(const Instruction &instruction, uint32_t number);
   bool lowerPermutation(const Instruction &instruction, uint32_t number);
@@ -717,6 +735,12 @@ bool KernelLowering::isVaryingSource(const Instruction &instruction) const {
   if (isSubgroupOperation(instruction.opcode))
     return true; // per-lane results (and a lane's sub-group is per lane)
   switch (instruction.opcode) {
+  case spv::OpExtInst: {
+    // printf's result says whether each work-item's output was kept.
+    auto set = module_.extInstImports.find(instruction.idOperand(0));
+    return set != module_.extInstImports.end() && set->second == "OpenCL.std" &&
+           instruction.operands.at(1) == OpenCLLIB::Printf;
+  }
   case spv::OpVariable: // per-lane private memory
     return true;
   case spv::OpLoad: {
@@ -2236,6 +2260,195 @@ bool KernelLowering::lowerPermutation(const Instruction &instruction, uint32_t n
   }
 }
 
+std::optional<std::pair<uint32_t, uint64_t>> KernelLowering::constantPointer(uint32_t id,
+                                                                             int depth) {
+  if (module_.globalVariable(id))
+    return std::pair<uint32_t, uint64_t>{id, 0};
+  if (depth > 64)
+    return std::nullopt; // e.g. a variable that stores what it loads
+  spv::Op opcode = spv::OpNop;
+  std::vector<uint32_t> operands;
+  if (const Constant *constant = module_.constant(id)) {
+    if (constant->kind != Constant::Kind::SpecConstantOp)
+      return std::nullopt;
+    opcode = constant->specOpcode;
+    operands = constant->specOperands;
+  } else if (const Instruction *defining = definition(id)) {
+    opcode = defining->opcode;
+    operands = defining->operands;
+  } else {
+    return std::nullopt;
+  }
+  switch (opcode) {
+  case spv::OpAccessChain:
+  case spv::OpInBoundsAccessChain:
+  case spv::OpPtrAccessChain:
+  case spv::OpInBoundsPtrAccessChain: {
+    if (operands.empty())
+      return std::nullopt;
+    auto base = constantPointer(operands[0], depth + 1);
+    auto baseType = resultTypes_.find(operands[0]);
+    if (!base || baseType == resultTypes_.end())
+      return std::nullopt;
+    const std::span<const uint32_t> indices = std::span<const uint32_t>(operands).subspan(1);
+    for (uint32_t index : indices)
+      if (!module_.constantValue(index))
+        return std::nullopt;
+    const bool pointerChain =
+        opcode == spv::OpPtrAccessChain || opcode == spv::OpInBoundsPtrAccessChain;
+    try {
+      base->second +=
+          constantChainOffset(ConstantContext{module_, options_.specializations, &globals_},
+                              typeOf(module_, baseType->second).element, indices, pointerChain);
+    } catch (const LoadError &) {
+      return std::nullopt;
+    }
+    return base;
+  }
+  case spv::OpBitcast:
+  case spv::OpCopyObject:
+  case spv::OpPtrCastToGeneric:
+  case spv::OpGenericCastToPtr:
+    return operands.empty() ? std::nullopt : constantPointer(operands[0], depth + 1);
+  case spv::OpLoad: {
+    // Unoptimised code keeps `constant char *format = "..."` in a private
+    // variable: one whose address does not escape and that only ever holds
+    // one value holds that value at every load.
+    const uint32_t variable = operands.at(0);
+    if (!promoted_.count(variable))
+      return std::nullopt;
+    std::optional<uint32_t> stored;
+    bool single = true;
+    auto store = [&](uint32_t value) {
+      if (stored && *stored != value)
+        single = false;
+      stored = value;
+    };
+    for (const Block &block : flat_.blocks)
+      for (const Instruction &instruction : block.instructions) {
+        if (instruction.opcode == spv::OpStore && instruction.idOperand(0) == variable)
+          store(instruction.idOperand(1));
+        if (instruction.result == variable && instruction.operands.size() > 1)
+          store(instruction.idOperand(1)); // the variable's initializer
+      }
+    return single && stored ? constantPointer(*stored, depth + 1) : std::nullopt;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<std::string> KernelLowering::constantString(uint32_t id) {
+  const auto pointer = constantPointer(id);
+  if (!pointer)
+    return std::nullopt;
+  const GlobalVariable *variable = module_.globalVariable(pointer->first);
+  if (!variable || variable->storageClass != spv::StorageClassUniformConstant ||
+      !variable->initializer)
+    return std::nullopt;
+  std::vector<std::byte> bytes;
+  try {
+    bytes.resize(byteSize(module_, typeOf(module_, variable->pointerType).element));
+    writeConstant(ConstantContext{module_, options_.specializations, &globals_},
+                  variable->initializer, bytes.data());
+  } catch (const LoadError &) {
+    return std::nullopt;
+  }
+  if (pointer->second >= bytes.size())
+    return std::nullopt;
+  const char *begin = reinterpret_cast<const char *>(bytes.data()) + pointer->second;
+  const char *end = reinterpret_cast<const char *>(bytes.data()) + bytes.size();
+  return std::string(begin, std::find(begin, end, '\0'));
+}
+
+namespace {
+
+// The operand types of OpenCL SPIR-V Environment 3.0, 2.9 "Printf Operands"
+// (there, an argument of another type is undefined behaviour; here it makes
+// the printf fail). Scalar integer conversions take an integer of any width
+// and convert it as the length modifier says; scalar floating-point ones a
+// float of any width.
+bool printfOperandMatches(const Module &module, const runtime::PrintfConversion &c,
+                          const Type &type) {
+  const bool vector = type.kind == Type::Kind::Vector;
+  if (c.vectorSize) {
+    // "The vector data type described by the vector specifier and length
+    // modifier must match the data type of the argument".
+    if (!vector || type.count != c.vectorSize)
+      return false;
+    const Type &element = typeOf(module, type.element);
+    return element.kind == (c.isFloat() ? Type::Kind::Float : Type::Kind::Int) &&
+           element.width == c.lengthBytes() * 8;
+  }
+  if (vector)
+    return false;
+  if (c.isInteger() || c.specifier == 'c')
+    return type.kind == Type::Kind::Int && type.width <= 64;
+  if (c.isFloat())
+    return type.kind == Type::Kind::Float;
+  return type.kind == Type::Kind::Pointer; // s, p
+}
+
+} // namespace
+
+// printf (OpenCL C 3.0, 6.15.14). "The format is in the constant address
+// space and must be resolvable at compile time": it is read from its
+// variable's initializer and parsed here, once. An invalid format, a missing
+// argument or an argument of the wrong type makes every execution return -1.
+void KernelLowering::lowerPrintf(const Instruction &instruction) {
+  const Value &r = values_.at(instruction.result);
+  const std::optional<std::string> format = constantString(instruction.idOperand(2));
+  if (!format)
+    fail(instruction, "the format of printf must be a constant string known when the kernel is "
+                      "built (OpenCL C 3.0, 6.15.14.2)");
+  runtime::ParsedFormat parsed = runtime::parsePrintfFormat(*format);
+  auto call = std::make_shared<runtime::PrintfCall>();
+  call->valid = parsed.error.empty();
+  size_t next = 3; // the first argument after the format
+  for (runtime::PrintfPiece &piece : parsed.pieces) {
+    if (!piece.isConversion) {
+      call->pieces.push_back(std::move(piece));
+      continue;
+    }
+    // "If there are insufficient arguments for the format, the behavior is
+    // undefined."
+    if (next >= instruction.operands.size()) {
+      call->valid = false;
+      break;
+    }
+    const uint32_t argument = instruction.idOperand(next++);
+    const runtime::PrintfConversion &c = piece.conversion;
+    if (c.specifier == 's')
+      if (const auto text = constantString(argument)) {
+        std::string literal;
+        if (!runtime::appendPrintfString(literal, c, text->c_str())) {
+          call->valid = false;
+          break;
+        }
+        call->pieces.push_back({false, std::move(literal), {}});
+        continue;
+      }
+    if (!printfOperandMatches(module_, c, typeOf(module_, typeOfId(argument, instruction)))) {
+      call->valid = false;
+      break;
+    }
+    const Value &value = use(argument, instruction);
+    if (value.kind != Value::Kind::Register) {
+      call->valid = false;
+      break;
+    }
+    call->arguments.push_back({value.offset, value.varying, value.scalar, value.components});
+    call->pieces.push_back(std::move(piece));
+  }
+  if (!call->valid) {
+    call->pieces.clear();
+    call->arguments.clear();
+  }
+  code_.tables.push_back(call);
+  code_.usesPrintf = true;
+  emit(runtime::printfHandler(), r.offset, {}, 1, r.varying ? 1 : 0, 0, call.get());
+}
+
 void KernelLowering::lowerExtInst(const Instruction &instruction) {
   const uint32_t set = instruction.idOperand(0);
   auto name = module_.extInstImports.find(set);
@@ -2246,6 +2459,8 @@ void KernelLowering::lowerExtInst(const Instruction &instruction) {
   const uint32_t number = instruction.operands.at(1);
   if (number == OpenCLLIB::Prefetch)
     return; // a hint (OpenCL C 3.0, 6.15.11)
+  if (number == OpenCLLIB::Printf)
+    return lowerPrintf(instruction);
   if (lowerVectorMemory(instruction, number) || lowerPermutation(instruction, number))
     return;
   if (lowerMixedMath(instruction, number) || lowerGeometric(instruction, number))

@@ -80,14 +80,14 @@ TEST_F(IlProgram, UnsupportedCapabilityFailsTheBuildNamingIt) {
 }
 
 TEST_F(IlProgram, InstructionWithoutHandlerFailsTheBuildNamingKernelAndInstruction) {
-  const std::vector<char> il = readSpirv("unsupported_printf");
+  const std::vector<char> il = readSpirv("unsupported_work_group");
   cl_int error = CL_SUCCESS;
   cl_program program = clCreateProgramWithIL(context, il.data(), il.size(), &error);
   ASSERT_EQ(error, CL_SUCCESS);
   EXPECT_EQ(clBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
   const std::string log = buildLog(program, device);
-  EXPECT_NE(log.find("kernel 'hello'"), std::string::npos) << log;
-  EXPECT_NE(log.find("printf"), std::string::npos) << log;
+  EXPECT_NE(log.find("kernel 'reduce'"), std::string::npos) << log;
+  EXPECT_NE(log.find("OpGroupIAdd"), std::string::npos) << log;
   clReleaseProgram(program);
 }
 
