@@ -80,6 +80,20 @@ template <typename C> C cospi(C x) {
   return C(std::cos(double(r) * M_PI));
 }
 
+// fmax / fmin (OpenCL C 3.0, 6.15.2): if one argument is a NaN, the other
+// argument, whether the NaN is quiet or signalling (the C library's fmax and
+// fmin return a NaN for a signalling one); a quiet NaN if both are NaNs.
+template <typename C> C fmaxNumber(C x, C y) {
+  if (x != x)
+    return y != y ? x + y : y;
+  return y != y ? x : std::fmax(x, y);
+}
+template <typename C> C fminNumber(C x, C y) {
+  if (x != x)
+    return y != y ? x + y : y;
+  return y != y ? x : std::fmin(x, y);
+}
+
 template <typename T> T nextAfter(T a, T b) {
   if constexpr (std::is_same_v<T, half>) {
     std::uint16_t bits, target;
@@ -417,9 +431,9 @@ template <Math F, typename T> T apply2(T a, T b) {
     using C = Compute<T>;
     const C x = C(a), y = C(b);
     if constexpr (F == Math::Fmin)
-      return T(std::fmin(x, y));
+      return T(fminNumber(x, y));
     else if constexpr (F == Math::Fmax)
-      return T(std::fmax(x, y));
+      return T(fmaxNumber(x, y));
     else if constexpr (F == Math::Pow)
       return T(std::pow(x, y));
     else if constexpr (F == Math::Fmod)
@@ -436,9 +450,9 @@ template <Math F, typename T> T apply2(T a, T b) {
       return T(x != x || y != y ? x + y : x > y ? x - y : C(0));
     // maxmag / minmag: the argument of larger / smaller magnitude, else fmax / fmin.
     else if constexpr (F == Math::Maxmag)
-      return T(std::fabs(x) > std::fabs(y) ? x : std::fabs(y) > std::fabs(x) ? y : std::fmax(x, y));
+      return T(std::fabs(x) > std::fabs(y) ? x : std::fabs(y) > std::fabs(x) ? y : fmaxNumber(x, y));
     else if constexpr (F == Math::Minmag)
-      return T(std::fabs(x) < std::fabs(y) ? x : std::fabs(y) < std::fabs(x) ? y : std::fmin(x, y));
+      return T(std::fabs(x) < std::fabs(y) ? x : std::fabs(y) < std::fabs(x) ? y : fminNumber(x, y));
     else if constexpr (F == Math::Remainder)
       return T(std::remainder(x, y));
     else if constexpr (F == Math::Nextafter)
@@ -512,7 +526,7 @@ template <Math F, typename T> T apply3(T a, T b, T c) {
     else if constexpr (F == Math::Mix)
       return T(x + (y - x) * z);
     else if constexpr (F == Math::FClamp)
-      return T(std::fmin(std::fmax(x, y), z));
+      return T(fminNumber(fmaxNumber(x, y), z));
     // smoothstep(edge0, edge1, x): t * t * (3 - 2t), t = clamp((x - e0) / (e1 - e0), 0, 1).
     else if constexpr (F == Math::Smoothstep) {
       const C t = std::fmin(std::fmax((z - x) / (y - x), C(0)), C(1));
