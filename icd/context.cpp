@@ -1,6 +1,7 @@
 #include "icd/context.h"
 
 #include "icd/api.h"
+#include "icd/memory.h"
 
 #include <cstdlib>
 
@@ -32,7 +33,20 @@ void _cl_context::addSvmAllocation(void *start, size_t size) {
 
 bool _cl_context::removeSvmAllocation(void *start) {
   std::lock_guard lock(mutex_);
-  return svmAllocations_.erase(static_cast<char *>(start)) > 0;
+  auto it = svmAllocations_.find(static_cast<char *>(start));
+  if (it == svmAllocations_.end())
+    return false;
+  noteReleasedMemory(it->first, it->second, "a freed SVM allocation");
+  svmAllocations_.erase(it);
+  return true;
+}
+
+std::vector<std::pair<void *, size_t>> _cl_context::svmAllocationList() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::pair<void *, size_t>> list;
+  for (const auto &[start, size] : svmAllocations_)
+    list.emplace_back(start, size);
+  return list;
 }
 
 std::pair<void *, size_t> _cl_context::findSvmAllocation(const void *pointer, size_t size) const {

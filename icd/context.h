@@ -29,6 +29,7 @@ struct _cl_context : lanewise::icd::Object<_cl_context, lanewise::icd::ObjectKin
   bool removeSvmAllocation(void *start);
   // The allocation that contains [pointer, pointer + size), if any.
   std::pair<void *, size_t> findSvmAllocation(const void *pointer, size_t size = 1) const;
+  std::vector<std::pair<void *, size_t>> svmAllocationList() const;
 
 private:
   mutable std::mutex mutex_;

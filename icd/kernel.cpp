@@ -5,6 +5,7 @@
 #include <CL/cl_ext.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 using namespace lanewise;
@@ -403,6 +404,53 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
   }
 }
 
+namespace {
+
+std::string argumentLabel(const _cl_kernel &kernel, size_t index) {
+  const auto &arguments = kernel.info->arguments;
+  const std::string name = index < arguments.size() ? arguments[index].name : std::string();
+  return "argument " + std::to_string(index) + (name.empty() ? "" : " '" + name + "'");
+}
+
+// OpenCL 3.0, clEnqueueNDRangeKernel: CL_INVALID_KERNEL_ARGS if an argument
+// was never set. The message goes to the context's callback and, when
+// checks are on, to stderr.
+void reportUnsetArgument(const _cl_kernel &kernel, size_t index) {
+  const std::string message = "clEnqueueNDRangeKernel: kernel '" + kernel.info->name + "': " +
+                              argumentLabel(kernel, index) +
+                              " was never set (clSetKernelArg); CL_INVALID_KERNEL_ARGS";
+  kernel.program->context->report(message.c_str());
+  if (runtime::CheckSet::fromEnvironment().any() || kernel.info->code->checks)
+    std::fprintf(stderr, "lanewise: %s\n", message.c_str());
+}
+
+// The global memory a checked launch may access: its buffer arguments, the
+// context's SVM allocations and the program-scope variables; then the
+// released memory the checks name.
+std::vector<runtime::MemoryRange> checkedMemory(const _cl_kernel &kernel,
+                                                const _cl_context &context) {
+  std::vector<runtime::MemoryRange> memory;
+  for (size_t i = 0; i < kernel.arguments.size(); ++i)
+    if (const _cl_mem *buffer = kernel.arguments[i].buffer.get())
+      memory.push_back({reinterpret_cast<std::uint64_t>(buffer->storage), buffer->size,
+                        runtime::CheckSite::Space::Global,
+                        (buffer->parent ? "sub-buffer " : "buffer ") +
+                            argumentLabel(kernel, i)});
+  for (const auto &[start, size] : context.svmAllocationList())
+    memory.push_back({reinterpret_cast<std::uint64_t>(start), size,
+                      runtime::CheckSite::Space::Global, "an SVM allocation"});
+  const ProgramExecutable &executable = *kernel.executable;
+  if (executable.globals)
+    memory.push_back({reinterpret_cast<std::uint64_t>(executable.globals.get()),
+                      executable.globalsBytes, runtime::CheckSite::Space::Global,
+                      "the program-scope variables"});
+  for (runtime::MemoryRange &range : releasedMemory())
+    memory.push_back(std::move(range));
+  return memory;
+}
+
+} // namespace
+
 cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel,
                                           cl_uint workDim, const size_t *globalOffset,
                                           const size_t *globalSize, const size_t *localSize,
@@ -466,14 +514,21 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kern
   std::vector<OwnerRef<_cl_mem>> buffers;
   {
     std::lock_guard lock(kernel->mutex);
-    for (const _cl_kernel::Argument &argument : kernel->arguments) {
-      if (!argument.set)
+    for (size_t i = 0; i < kernel->arguments.size(); ++i) {
+      const _cl_kernel::Argument &argument = kernel->arguments[i];
+      if (!argument.set) {
+        reportUnsetArgument(*kernel, i);
         return CL_INVALID_KERNEL_ARGS;
+      }
       values.push_back(argument.value);
       if (argument.buffer)
         buffers.push_back(argument.buffer);
     }
   }
+  // Under checks: the global memory the launch may access.
+  std::vector<runtime::MemoryRange> memory;
+  if (kernel->info->code->checks)
+    memory = checkedMemory(*kernel, *queue->context.get());
   bool empty = false;
   for (cl_uint d = 0; d < workDim; ++d)
     empty |= range.global[d] == 0;
@@ -481,12 +536,23 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kern
   return queue->enqueue(
       CL_COMMAND_NDRANGE_KERNEL, waitListSpan(numEvents, events),
       [code = kernel->info->code, executable = kernel->executable, values = std::move(values),
-       buffers = std::move(buffers), range, empty]() -> cl_int {
+       buffers = std::move(buffers), range, empty, memory = std::move(memory)]() mutable -> cl_int {
         if (empty)
           return CL_SUCCESS;
         try {
-          runtime::launch(*code, range, values);
-          return CL_SUCCESS;
+          if (code->checks)
+            // Arguments passed by value are read through pointers to this copy.
+            for (size_t i = 0; i < values.size(); ++i)
+              if (code->arguments[i].kind == runtime::ArgumentBinding::Kind::ByValue)
+                memory.push_back({reinterpret_cast<std::uint64_t>(values[i].bytes.data()),
+                                  values[i].bytes.size(), runtime::CheckSite::Space::Private,
+                                  "argument " + std::to_string(i) + " (passed by value)"});
+          // A launch the checked mode aborted at its first finding fails the
+          // command (its event gets a negative status).
+          return runtime::launch(*code, range, values, std::move(memory)) ==
+                         runtime::LaunchResult::Completed
+                     ? CL_SUCCESS
+                     : CL_OUT_OF_RESOURCES;
         } catch (const std::bad_alloc &) {
           return CL_OUT_OF_RESOURCES;
         }

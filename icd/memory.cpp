@@ -5,15 +5,42 @@
 
 #include <algorithm>
 #include <bit>
+#include <deque>
 #include <cstdlib>
 
 #include <sys/mman.h>
 
 using namespace lanewise::icd;
 
+namespace lanewise::icd {
+
+namespace {
+std::mutex releasedMutex;
+std::deque<runtime::MemoryRange> released; // the most recent first
+constexpr size_t releasedKept = 256;
+} // namespace
+
+void noteReleasedMemory(const void *start, size_t size, const std::string &what) {
+  std::lock_guard lock(releasedMutex);
+  released.push_front({reinterpret_cast<std::uint64_t>(start), size,
+                       runtime::CheckSite::Space::Global, what, true});
+  if (released.size() > releasedKept)
+    released.pop_back();
+}
+
+std::vector<runtime::MemoryRange> releasedMemory() {
+  std::lock_guard lock(releasedMutex);
+  return {released.begin(), released.end()};
+}
+
+} // namespace lanewise::icd
+
 _cl_mem::~_cl_mem() {
-  if (ownsStorage)
+  if (ownsStorage) {
+    lanewise::icd::noteReleasedMemory(storage, size, parent ? "a released sub-buffer"
+                                                            : "a released buffer");
     std::free(storage);
+  }
   // After the storage is gone, so that the application may reuse the memory
   // it handed over; in reverse order of registration (OpenCL 3.0,
   // clSetMemObjectDestructorCallback).

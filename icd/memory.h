@@ -4,9 +4,17 @@
 #pragma once
 
 #include "icd/context.h"
+#include "runtime/check.h"
 
 #include <mutex>
 #include <vector>
+
+namespace lanewise::icd {
+// Memory of released buffers and freed SVM allocations, the most recent
+// first (a bounded list): the checked mode names accesses to it.
+void noteReleasedMemory(const void *start, size_t size, const std::string &what);
+std::vector<runtime::MemoryRange> releasedMemory();
+} // namespace lanewise::icd
 
 struct _cl_mem : lanewise::icd::Object<_cl_mem, lanewise::icd::ObjectKind::Mem> {
   using Destructor = void(CL_CALLBACK *)(cl_mem, void *);

@@ -74,6 +74,7 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
     if (!memory)
       throw std::bad_alloc();
     executable->globals = {memory, std::free};
+    executable->globalsBytes = total;
     for (size_t i = 0; i < globals.size(); ++i)
       addresses[globals[i].id] = reinterpret_cast<uint64_t>(memory + offsets[i]);
     try {
@@ -96,6 +97,8 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
       options.width = static_cast<uint32_t>(value);
   }
   options.specializations = &program.specializations;
+  options.checks = runtime::CheckSet::fromEnvironment() |
+                   spirv::translateBuildOptions(program.buildOptions, spirv::CompilerTarget{}).checks;
   bool failed = false;
   for (const spirv::EntryPoint &entryPoint : module.entryPoints) {
     if (entryPoint.model != spv::ExecutionModelKernel)

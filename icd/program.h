@@ -26,6 +26,7 @@ struct ProgramExecutable {
   std::vector<Kernel> kernels;
   // Program-scope variables (global and constant memory): one allocation.
   std::unique_ptr<std::byte[], void (*)(void *)> globals{nullptr, [](void *) {}};
+  size_t globalsBytes = 0; // of that allocation
   size_t globalVariableBytes = 0;
 
   const Kernel *find(std::string_view name) const;

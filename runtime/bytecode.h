@@ -17,6 +17,7 @@ namespace lanewise::runtime {
 
 struct ExecutionState;
 struct Instruction;
+struct KernelChecks;
 
 using Handler = void (*)(const Instruction &, ExecutionState &);
 
@@ -193,6 +194,8 @@ struct KernelCode {
   std::uint32_t subgroupSize = 16; // S: the required size, or Lanewise's choice
   // Handler-specific tables referenced by Instruction::data.
   std::vector<std::shared_ptr<const void>> tables;
+  // The checks the kernel was built with (runtime/check.h); null: none.
+  std::shared_ptr<const KernelChecks> checks;
 };
 
 } // namespace lanewise::runtime

@@ -30,6 +30,8 @@ struct WorkGroupInfo {
   PrintfLog *printfLog = nullptr;
 };
 
+class CheckSession;
+
 struct ExecutionState {
   std::byte *registers = nullptr;
   std::uint8_t *active = nullptr; // 1 for each lane that runs the current block
@@ -42,6 +44,7 @@ struct ExecutionState {
   const WorkGroupInfo *group = nullptr;
   // For each async copy site, how many times this warp has reached it.
   std::uint32_t *asyncReached = nullptr;
+  CheckSession *check = nullptr; // the launch's checks, when the kernel has any
 
   template <typename T> T *reg(std::uint32_t offset) const {
     return reinterpret_cast<T *>(registers + offset);

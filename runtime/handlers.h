@@ -169,3 +169,13 @@ Handler subgroupBallotHandler();
 // intel_sub_group_block_read / write.
 Handler subgroupBlockHandler(std::uint32_t elementBytes);
 } // namespace lanewise::runtime
+
+namespace lanewise::runtime {
+// The checked mode (exec_check.cpp, runtime/check.h). The access check:
+// operand[0] the address register, result the checked address register (of
+// the same shape), aux the site, immediate the bytes accessed.
+Handler checkAccessHandler(bool varying);
+// The division check: operand[0] / operand[1], aux the site, immediate 1
+// for signed division; writes no result.
+Handler checkDivisionHandler(Scalar type, const Shape &shape);
+} // namespace lanewise::runtime

@@ -226,6 +226,7 @@ struct LaunchPlan {
   std::uint64_t localBytes;
   std::uint64_t serial;
   PrintfLog *printfLog = nullptr;
+  CheckSession *check = nullptr;
 };
 
 std::atomic<std::uint64_t> launchCounter{0};
@@ -330,6 +331,7 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     s.privateBase = context.privateMemory.get() + std::size_t(s.firstLocalIndex) * s.privateStride;
     s.group = &group;
     s.asyncReached = context.asyncReached.data() + std::size_t(warp) * code.asyncCopySites;
+    s.check = plan.check;
     context.localIds.compute(group, s.firstLocalIndex, s.laneCount);
     for (const BuiltinRegister &builtin : code.builtins)
       writeBuiltin(builtin, s, context.localIds);
@@ -367,6 +369,8 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
       LaneControl control = controlOf(warp);
       if (runWarp(code, states[warp], control) == WarpStop::AtBarrier)
         anyAtBarrier = true;
+      if (plan.check && plan.check->aborted())
+        return;
     }
     if (!anyAtBarrier)
       return;
@@ -379,12 +383,23 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
 
 } // namespace
 
+bool deterministic() {
+  static const bool on = [] {
+    const char *text = std::getenv("LANEWISE_DETERMINISTIC");
+    return text && *text && *text != '0';
+  }();
+  return on;
+}
+
 unsigned workerCount() {
+  if (deterministic())
+    return 1;
   const unsigned fromEnvironment = threadsFromEnvironment();
   return fromEnvironment ? fromEnvironment : std::max(1u, std::thread::hardware_concurrency());
 }
 
-void launch(const KernelCode &code, const NDRange &range, std::span<const ArgumentValue> arguments) {
+LaunchResult launch(const KernelCode &code, const NDRange &range,
+                    std::span<const ArgumentValue> arguments, std::vector<MemoryRange> memory) {
   static tbb::global_control *limit = [] {
     const unsigned threads = threadsFromEnvironment();
     return threads ? new tbb::global_control(tbb::global_control::max_allowed_parallelism, threads)
@@ -400,36 +415,74 @@ void launch(const KernelCode &code, const NDRange &range, std::span<const Argume
   }
   plan.maxGroupLanes = range.local[0] * range.local[1] * range.local[2];
   plan.warpsPerGroup = static_cast<std::uint32_t>((plan.maxGroupLanes + code.width - 1) / code.width);
-  // The __local arena: the kernel's own variables, then each __local argument.
+  // The __local arena: the kernel's own variables, then each __local
+  // argument (under the bounds check, with a red zone after each).
+  std::unique_ptr<CheckSession> session;
+  if (code.checks)
+    session = std::make_unique<CheckSession>(code, std::move(memory),
+                                             CheckSession::optionsFromEnvironment());
+  const std::uint64_t redZone = code.checks && code.checks->checks.has(Check::Bounds) ? 128 : 0;
   std::uint64_t arena = code.memory.workgroupBytes;
   plan.localArgumentOffset.assign(arguments.size(), 0);
+  std::vector<MemoryRange> localRanges;
+  if (code.checks)
+    for (const KernelChecks::Variable &variable : code.checks->localVariables)
+      localRanges.push_back({variable.offset, variable.size, CheckSite::Space::Local,
+                             "__local variable '" + variable.name + "'"});
   for (std::size_t i = 0; i < code.arguments.size(); ++i)
     if (code.arguments[i].kind == ArgumentBinding::Kind::LocalBuffer) {
-      arena = (arena + 127) / 128 * 128;
+      arena = (arena + redZone + 127) / 128 * 128;
       plan.localArgumentOffset[i] = arena;
       arena += arguments[i].localSize;
+      if (code.checks)
+        localRanges.push_back({plan.localArgumentOffset[i], arguments[i].localSize,
+                               CheckSite::Space::Local,
+                               "__local argument " + std::to_string(i) + " '" +
+                                   (i < code.checks->argumentNames.size()
+                                        ? code.checks->argumentNames[i]
+                                        : std::string("?")) +
+                                   "'"});
     }
-  plan.localBytes = arena;
+  plan.localBytes = arena + (arena ? redZone : 0);
+  if (session) {
+    session->setLocalLayout(std::move(localRanges));
+    plan.check = session.get();
+  }
   if (totalGroups == 0)
-    return;
+    return LaunchResult::Completed;
   std::unique_ptr<PrintfLog> printfLog;
   if (code.usesPrintf) {
     printfLog = std::make_unique<PrintfLog>();
     plan.printfLog = printfLog.get();
   }
 
-  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, totalGroups),
-                    [&](const tbb::blocked_range<std::uint64_t> &groups) {
-                      // Each worker keeps its context from launch to launch.
-                      static thread_local WorkerContext context;
-                      prepareContext(context, plan);
-                      for (std::uint64_t g = groups.begin(); g != groups.end(); ++g)
-                        runWorkGroup(context, plan, g);
-                    });
+  // Each worker keeps its context from launch to launch.
+  auto runGroups = [&](std::uint64_t first, std::uint64_t end) {
+    static thread_local WorkerContext context;
+    prepareContext(context, plan);
+    for (std::uint64_t g = first; g != end; ++g) {
+      if (plan.check && plan.check->aborted())
+        return;
+      runWorkGroup(context, plan, g);
+    }
+  };
+  if (deterministic())
+    runGroups(0, totalGroups);
+  else
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, totalGroups),
+                      [&](const tbb::blocked_range<std::uint64_t> &groups) {
+                        runGroups(groups.begin(), groups.end());
+                      });
   // The command completes when launch() returns: its output is out by then
   // (OpenCL C 3.0, 6.15.14.1).
   if (printfLog)
     printfLog->write();
+  if (session) {
+    session->finish();
+    if (session->aborted())
+      return LaunchResult::Aborted;
+  }
+  return LaunchResult::Completed;
 }
 
 } // namespace lanewise::runtime

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "runtime/bytecode.h"
+#include "runtime/check.h"
 
 #include <cstdint>
 #include <span>
@@ -23,9 +24,23 @@ struct ArgumentValue {
   std::uint64_t localSize = 0;  // LocalBuffer
 };
 
+enum class LaunchResult : std::uint8_t {
+  Completed,
+  Aborted, // the checked mode stopped it at its first finding (LANEWISE_CHECK_ABORT)
+};
+
 // Runs every work-group of `range`; returns when all have finished. Work-groups
-// run concurrently on the TBB workers (LANEWISE_THREADS caps their number).
-void launch(const KernelCode &code, const NDRange &range, std::span<const ArgumentValue> arguments);
+// run concurrently on the TBB workers (LANEWISE_THREADS caps their number),
+// or in order on the calling thread with LANEWISE_DETERMINISTIC=1. A kernel
+// built with checks validates its accesses against `memory`: the global
+// memory the launch may access (buffers, SVM, program-scope variables,
+// arguments passed by value) and released memory.
+LaunchResult launch(const KernelCode &code, const NDRange &range,
+                    std::span<const ArgumentValue> arguments,
+                    std::vector<MemoryRange> memory = {});
+
+// Whether LANEWISE_DETERMINISTIC=1 asks for one worker and a fixed order.
+bool deterministic();
 
 // Worker threads the scheduler uses.
 unsigned workerCount();

@@ -277,6 +277,14 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
       optimisation = "-O0";
     } else if (word == "-g") {
       result.debugInfo = true;
+    } else if (word == "-lanewise-check" || word.rfind("-lanewise-check=", 0) == 0) {
+      const auto checks = runtime::CheckSet::parse(
+          word.size() > 15 ? std::string_view(word).substr(16) : std::string_view("all"));
+      if (!checks) {
+        result.unknown = word;
+        return result;
+      }
+      result.checks = result.checks | *checks;
     } else if ((word == "-D" || word == "-I") && i + 1 < words.size()) {
       result.clang.push_back(word);
       result.clang.push_back(words[++i]);
@@ -415,6 +423,11 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
     clang.push_back("-I");
     clang.push_back(include.string());
   }
+  // Debug information names the source "program.cl", as the build log does.
+  if (translated.debugInfo)
+    for (const std::string &flag : {"-fdebug-prefix-map=" + work.string() + "/=",
+                                     std::string("-fdebug-compilation-dir=.")})
+      clang.push_back(flag);
   clang.insert(clang.end(), {"-o", bitcode.string(), "-x", "cl", source.string()});
 
   std::string diagnostics;

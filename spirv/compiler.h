@@ -2,6 +2,7 @@
 // llvm-spirv, run as child processes, with a disk cache of the results.
 #pragma once
 
+#include "runtime/check.h"
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -57,6 +58,8 @@ struct TranslatedOptions {
   std::string unknown;
   std::string unsupportedStandard; // a -cl-std the device does not offer
   bool debugInfo = false;
+  // -lanewise-check[=LIST]: the checked mode for this program (runtime/check.h).
+  runtime::CheckSet checks;
 };
 TranslatedOptions translateBuildOptions(const std::string &options, const CompilerTarget &target);
 

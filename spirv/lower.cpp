@@ -211,6 +211,7 @@ struct Value {
   std::vector<Value> members;             // Aggregate: struct members or array elements
   spv::BuiltIn builtin = spv::BuiltInMax; // Builtin: a pointer to a built-in variable
   bool isPointer = false;
+  spv::StorageClass storage = spv::StorageClassMax; // of a pointer
   uint32_t narrowBits = 0; // an integer narrower than its register element
 
   uint32_t elementBytes() const { return runtime::scalarSize(scalar); }
@@ -344,6 +345,8 @@ private:
                                                   "': values of type %" + std::to_string(typeId) +
                                                   " are not supported");
     value.isPointer = type.kind == Type::Kind::Pointer;
+    if (value.isPointer)
+      value.storage = type.storageClass;
     {
       const Type &element = type.kind == Type::Kind::Vector ? typeOf(module_, type.element) : type;
       if (element.kind == Type::Kind::Int && element.width != 8 && element.width != 16 &&
@@ -423,7 +426,12 @@ private:
       bytes = static_cast<uint32_t>((bytes + alignment - 1) / alignment * alignment);
       code_.addresses.push_back(
           {runtime::AddressRegister::Space::Workgroup, value.offset, bytes, false});
-      bytes += static_cast<uint32_t>(byteSize(module_, pointee));
+      const uint64_t size = byteSize(module_, pointee);
+      if (checks_)
+        checks_->localVariables.push_back({bytes, size, nameOf(variable.id)});
+      bytes += static_cast<uint32_t>(size);
+      if (checking(runtime::Check::Bounds))
+        bytes += redZone;
       return value;
     }
     auto it = globals_.find(variable.id);
@@ -433,6 +441,78 @@ private:
     code_.addresses.push_back(
         {runtime::AddressRegister::Space::Global, value.offset, it->second, false});
     return value;
+  }
+
+  // ---- the checked mode (runtime/check.h) ----
+  std::shared_ptr<runtime::KernelChecks> checks_; // null when built without checks
+  static constexpr uint32_t redZone = 64; // bytes between variables under the bounds check
+
+  bool checking(runtime::Check check) const { return checks_ && checks_->checks.has(check); }
+  static uint64_t accessBytes(const Value &value) {
+    return uint64_t(value.components) * value.elementBytes();
+  }
+  // OpenCL C 3.0, 6.3.5: data of type T is aligned to sizeof(T), 3-vectors
+  // to 4 components; an access that declares less (the Aligned memory
+  // operand, e.g. in a packed struct) needs only that.
+  uint32_t requiredAlignment(const Value &value) const {
+    uint32_t alignment = value.elementBytes() * (value.components == 3 ? 4 : value.components);
+    if (current_ && (current_->opcode == spv::OpLoad || current_->opcode == spv::OpStore)) {
+      const size_t maskIndex = current_->opcode == spv::OpLoad ? 1 : 2;
+      if (current_->operands.size() > maskIndex + 1 &&
+          (current_->operands[maskIndex] & spv::MemoryAccessAlignedMask))
+        alignment = std::min(alignment, current_->operands[maskIndex + 1]);
+    }
+    return alignment;
+  }
+  static runtime::CheckSite::Space spaceOf(spv::StorageClass storage) {
+    using Space = runtime::CheckSite::Space;
+    switch (storage) {
+    case spv::StorageClassCrossWorkgroup:
+      return Space::Global;
+    case spv::StorageClassUniformConstant:
+      return Space::Constant;
+    case spv::StorageClassWorkgroup:
+      return Space::Local;
+    case spv::StorageClassFunction:
+      return Space::Private;
+    default:
+      return Space::Generic;
+    }
+  }
+  std::string nameOf(uint32_t id) const {
+    auto name = module_.names.find(decorated(id));
+    return name != module_.names.end() && !name->second.empty() ? name->second
+                                                                 : "%" + std::to_string(id);
+  }
+  uint32_t addSite(const Instruction &instruction, uint32_t alignment,
+                   runtime::CheckSite::Space space, bool write) {
+    runtime::CheckSite site;
+    site.opcode = opcodeName(instruction.opcode);
+    if (instruction.opcode == spv::OpExtInst && instruction.operands.size() > 1)
+      site.opcode += " " + openclStdName(instruction.operands[1]);
+    site.resultId = instruction.result;
+    if (const SourceLocation *location = module_.location(instruction);
+        location && location->known()) {
+      site.file = location->file;
+      site.line = location->line;
+      site.column = location->column;
+    }
+    site.alignment = alignment;
+    site.space = space;
+    site.write = write;
+    checks_->sites.push_back(std::move(site));
+    return static_cast<uint32_t>(checks_->sites.size() - 1);
+  }
+  // The address register an access of `bytes` bytes through `pointer` uses:
+  // under the bounds or alignment check, a checked copy of `address`.
+  uint32_t checkedAddress(const Value &pointer, uint32_t address, uint64_t bytes,
+                          uint32_t alignment, bool write) {
+    if (!checking(runtime::Check::Bounds) && !checking(runtime::Check::Alignment))
+      return address;
+    const uint32_t site = addSite(*current_, alignment, spaceOf(pointer.storage), write);
+    const uint32_t checked = allocate(8, pointer.varying);
+    emit(runtime::checkAccessHandler(pointer.varying), checked, {address}, 1, site, bytes);
+    return checked;
   }
 
   // ---- emission ----
@@ -808,6 +888,13 @@ runtime::KernelCode KernelLowering::run() {
                          (options_.width + code_.subgroupSize - 1) / code_.subgroupSize *
                              code_.subgroupSize);
   const Function *kernel = module_.function(entryPoint_.function);
+  if (options_.checks.any()) {
+    checks_ = std::make_shared<runtime::KernelChecks>();
+    checks_->checks = options_.checks;
+    for (const auto &parameter : kernel->parameters)
+      checks_->argumentNames.push_back(nameOf(parameter.first));
+    code_.checks = checks_;
+  }
   uint32_t nextId = module_.bound;
   flat_ = inlineCalls(module_, *kernel, nextId, origins_);
   cfg_ = std::make_unique<ControlFlowGraph>(flat_);
@@ -1021,10 +1108,11 @@ void KernelLowering::loadInto(const Value &pointer, uint64_t displacement, uint3
       loadInto(pointer, displacement + offsets[i], memberTypes[i], result.members[i]);
     return;
   }
-  Value address = pointer;
-  address.offset = displaced(pointer, displacement);
+  const uint32_t address =
+      checkedAddress(pointer, displaced(pointer, displacement), accessBytes(result),
+                     requiredAlignment(result), false);
   emit(runtime::loadHandler(result.elementBytes(), Shape{result.varying, {pointer.varying}}),
-       result.offset, {address.offset}, result.components);
+       result.offset, {address}, result.components);
 }
 
 void KernelLowering::storeFrom(const Value &pointer, uint64_t displacement, uint32_t typeId,
@@ -1046,7 +1134,9 @@ void KernelLowering::storeFrom(const Value &pointer, uint64_t displacement, uint
       storeFrom(pointer, displacement + offsets[i], memberTypes[i], value.members[i]);
     return;
   }
-  const uint32_t address = displaced(pointer, displacement);
+  const uint32_t address =
+      checkedAddress(pointer, displaced(pointer, displacement), accessBytes(value),
+                     requiredAlignment(value), true);
   emit(runtime::storeHandler(value.elementBytes(), Shape{false, {pointer.varying, value.varying}}),
        0, {address, value.offset}, value.components);
 }
@@ -1531,6 +1621,13 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
   if (auto binary = binaryOp(op)) {
     const Value &a = operand(0), &b = operand(1);
     checkNarrowOperation(a, instruction);
+    const bool isSigned = op == spv::OpSDiv || op == spv::OpSRem || op == spv::OpSMod;
+    if ((isSigned || op == spv::OpUDiv || op == spv::OpUMod) &&
+        checking(runtime::Check::Division) && a.elementBytes() <= 8 && !a.narrowBits)
+      emit(runtime::checkDivisionHandler(a.scalar, Shape{a.varying || b.varying,
+                                                          {a.varying, b.varying}}),
+           0, {a.offset, b.offset}, a.components,
+           addSite(instruction, 0, runtime::CheckSite::Space::Generic, false), isSigned ? 1 : 0);
     emit(runtime::binaryHandler(*binary, a.scalar, Shape{result().varying, {a.varying, b.varying}}),
          result().offset, {a.offset, b.offset}, result().components);
     truncateNarrow(result());
@@ -1579,9 +1676,14 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
     }
     const uint32_t aux = (pointer.varying ? 1 : 0) | (value && value->varying ? 2 : 0) |
                          (comparator && comparator->varying ? 4 : 0) | (resultVarying ? 8 : 0);
+    const uint32_t bytes = op == spv::OpAtomicFlagTestAndSet || op == spv::OpAtomicFlagClear
+                               ? 4
+                               : runtime::scalarSize(type);
+    const bool writes = op != spv::OpAtomicLoad;
     emit(runtime::atomicHandler(*atomic, type, Shape{}), resultRegister,
-         {pointer.offset, value ? value->offset : 0u, comparator ? comparator->offset : 0u}, 1,
-         aux);
+         {checkedAddress(pointer, pointer.offset, bytes, bytes, writes),
+          value ? value->offset : 0u, comparator ? comparator->offset : 0u},
+         1, aux);
     return;
   }
 
@@ -1803,7 +1905,12 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
     const Value &pointer = result();
     code_.addresses.push_back(
         {runtime::AddressRegister::Space::Private, pointer.offset, bytes, pointer.varying});
-    bytes += static_cast<uint32_t>(byteSize(module_, pointee));
+    const uint64_t size = byteSize(module_, pointee);
+    if (checks_)
+      checks_->privateVariables.push_back({bytes, size, nameOf(instruction.result)});
+    bytes += static_cast<uint32_t>(size);
+    if (checking(runtime::Check::Bounds))
+      bytes += redZone;
     bytes = (bytes + 15) / 16 * 16;
     if (instruction.operands.size() > 1)
       storeFrom(pointer, 0, pointee, operand(1));
@@ -1883,8 +1990,12 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
       sizeRegister = bytes.offset;
       aux |= 4 | (bytes.varying ? 8 : 0) | (bytes.elementBytes() << 8);
     }
+    // A size in a register is checked for its first byte only.
+    const uint64_t checkedBytes = sizeRegister ? 1 : size;
     emit(runtime::copyMemoryHandler(false, 0, Shape{}), 0,
-         {target.offset, source.offset, sizeRegister}, 1, aux, size);
+         {checkedAddress(target, target.offset, checkedBytes, 1, true),
+          checkedAddress(source, source.offset, checkedBytes, 1, false), sizeRegister},
+         1, aux, size);
     return;
   }
   case spv::OpPtrDiff: {
@@ -2114,6 +2225,7 @@ Value KernelLowering::offsetAddress(const Value &pointer, const Value &offset, u
   const bool varying = pointer.varying || offset.varying;
   Value address = temporary(Scalar::I64, 1, varying);
   address.isPointer = true;
+  address.storage = pointer.storage;
   emit(runtime::pointerOffsetHandler(offset.elementBytes(),
                                      Shape{varying, {pointer.varying, offset.varying}}),
        address.offset, {pointer.offset, offset.offset}, 1, offset.elementBytes(), stride);
@@ -2139,14 +2251,15 @@ bool KernelLowering::lowerVectorMemory(const Instruction &instruction, uint32_t 
     if (number == Vloadn) {
       const Value address = offsetAddress(pointer, offset, uint64_t(stride) * r.elementBytes());
       emit(runtime::loadHandler(r.elementBytes(), Shape{r.varying, {address.varying}}), r.offset,
-           {address.offset}, r.components);
+           {checkedAddress(address, address.offset, accessBytes(r), r.elementBytes(), false)},
+           r.components);
       return true;
     }
     // Halves, converted exactly to the result type.
     const Value address = offsetAddress(pointer, offset, uint64_t(stride) * 2);
     const Value halves = temporary(Scalar::F16, r.components, r.varying);
     emit(runtime::loadHandler(2, Shape{r.varying, {address.varying}}), halves.offset,
-         {address.offset}, r.components);
+         {checkedAddress(address, address.offset, 2 * r.components, 2, false)}, r.components);
     emit(runtime::convertHandler({Scalar::F16}, {r.scalar}, runtime::Rounding::Default, false,
                                  Shape{r.varying, {r.varying}}),
          r.offset, {halves.offset}, r.components);
@@ -2166,7 +2279,9 @@ bool KernelLowering::lowerVectorMemory(const Instruction &instruction, uint32_t 
     if (number == Vstoren) {
       const Value address = offsetAddress(pointer, offset, uint64_t(stride) * data.elementBytes());
       emit(runtime::storeHandler(data.elementBytes(), Shape{false, {address.varying, data.varying}}),
-           0, {address.offset, data.offset}, n);
+           0, {checkedAddress(address, address.offset, accessBytes(data), data.elementBytes(), true),
+               data.offset},
+           n);
       return true;
     }
     // The default mode of vstore_half is round to nearest even; the _r
@@ -2186,7 +2301,7 @@ bool KernelLowering::lowerVectorMemory(const Instruction &instruction, uint32_t 
          halves.offset, {data.offset}, n, static_cast<uint32_t>(rounding));
     const Value address = offsetAddress(pointer, offset, uint64_t(stride) * 2);
     emit(runtime::storeHandler(2, Shape{false, {address.varying, halves.varying}}), 0,
-         {address.offset, halves.offset}, n);
+         {checkedAddress(address, address.offset, 2 * n, 2, true), halves.offset}, n);
     return true;
   }
   default:
@@ -2540,7 +2655,11 @@ bool KernelLowering::lowerMixedMath(const Instruction &instruction, uint32_t num
     computeStored(stored);
     emit(runtime::storeHandler(stored.elementBytes(),
                                Shape{false, {pointer.varying, stored.varying}}),
-         0, {pointer.offset, stored.offset}, stored.components);
+         0,
+         {checkedAddress(pointer, pointer.offset, accessBytes(stored), requiredAlignment(stored),
+                         true),
+          stored.offset},
+         stored.components);
   };
   switch (number) {
   case Ilogb:

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "runtime/bytecode.h"
+#include "runtime/check.h"
 #include "spirv/module.h"
 
 #include <cstddef>
@@ -41,6 +42,7 @@ void initialiseGlobal(const Module &module, const ProgramGlobal &global,
 struct LowerOptions {
   uint32_t width = 128; // lanes per warp
   const SpecializationValues *specializations = nullptr;
+  runtime::CheckSet checks; // the checked mode's instructions to emit
 };
 
 // Throws LoadError (Invalid) naming the kernel and the instruction when the

@@ -1,0 +1,423 @@
+#include "runtime/check.h"
+
+#include "runtime/execution.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+
+namespace lanewise::runtime {
+
+std::string_view checkName(Check check) {
+  switch (check) {
+  case Check::Bounds:
+    return "bounds";
+  case Check::Uninit:
+    return "uninit";
+  case Check::Races:
+    return "races";
+  case Check::Barriers:
+    return "barriers";
+  case Check::Subgroups:
+    return "subgroups";
+  case Check::Alignment:
+    return "alignment";
+  case Check::Division:
+    return "division";
+  }
+  return "?";
+}
+
+CheckSet CheckSet::all() {
+  CheckSet set;
+  for (Check check : allChecks)
+    set.add(check);
+  return set;
+}
+
+std::optional<CheckSet> CheckSet::parse(std::string_view text, std::string *bad) {
+  CheckSet set;
+  while (!text.empty()) {
+    const size_t comma = text.find(',');
+    const std::string_view word = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    if (word.empty() || word == "none")
+      continue;
+    if (word == "all") {
+      set = all();
+      continue;
+    }
+    bool known = false;
+    for (Check check : allChecks)
+      if (checkName(check) == word) {
+        set.add(check);
+        known = true;
+      }
+    if (!known) {
+      if (bad)
+        *bad = std::string(word);
+      return std::nullopt;
+    }
+  }
+  return set;
+}
+
+CheckSet CheckSet::fromEnvironment() {
+  static const CheckSet fromEnvironment = [] {
+    const char *text = std::getenv("LANEWISE_CHECK");
+    if (!text)
+      return CheckSet();
+    std::string bad;
+    if (auto set = parse(text, &bad))
+      return *set;
+    std::fprintf(stderr,
+                 "lanewise: LANEWISE_CHECK: unknown check '%s' (known: all, bounds, uninit, races, "
+                 "barriers, subgroups, alignment, division); no checks enabled\n",
+                 bad.c_str());
+    return CheckSet();
+  }();
+  return fromEnvironment;
+}
+
+std::string CheckSet::names() const {
+  std::string text;
+  for (Check check : allChecks)
+    if (has(check))
+      text += (text.empty() ? "" : ",") + std::string(checkName(check));
+  return text.empty() ? "none" : text;
+}
+
+std::string_view findingName(FindingKind kind) {
+  switch (kind) {
+  case FindingKind::OutOfBounds:
+    return "out-of-bounds";
+  case FindingKind::ReleasedMemory:
+    return "released-memory";
+  case FindingKind::LocalArgumentTooSmall:
+    return "local-argument-too-small";
+  case FindingKind::Misaligned:
+    return "misaligned";
+  case FindingKind::DivisionByZero:
+    return "division-by-zero";
+  case FindingKind::DivisionOverflow:
+    return "division-overflow";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string_view spaceName(CheckSite::Space space) {
+  switch (space) {
+  case CheckSite::Space::Global:
+    return "global";
+  case CheckSite::Space::Constant:
+    return "constant";
+  case CheckSite::Space::Local:
+    return "local";
+  case CheckSite::Space::Private:
+    return "private";
+  case CheckSite::Space::Generic:
+    return "generic";
+  }
+  return "?";
+}
+
+std::string jsonString(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// Findings already reported, per kernel code, site and kind: each is
+// reported once for the life of the process.
+std::mutex seenMutex;
+std::set<std::tuple<const KernelCode *, std::uint32_t, FindingKind>> seen;
+
+alignas(64) const std::byte zeros[CheckSession::sinkBytes] = {};
+alignas(64) std::byte discard[CheckSession::sinkBytes];
+
+// Where an address is relative to a range: "12 bytes past the end of X".
+std::string relation(std::uint64_t address, std::uint64_t bytes, const MemoryRange &range) {
+  char text[256];
+  if (address < range.begin)
+    std::snprintf(text, sizeof text, "%" PRIu64 " bytes before the start of %s (%" PRIu64 " bytes)",
+                  range.begin - address, range.name.c_str(), range.size);
+  else if (address >= range.begin + range.size)
+    std::snprintf(text, sizeof text,
+                  "%" PRIu64 " bytes past the end of %s (%" PRIu64 " bytes)",
+                  address - (range.begin + range.size), range.name.c_str(), range.size);
+  else
+    std::snprintf(text, sizeof text,
+                  "at offset %" PRIu64 " of %s (%" PRIu64 " bytes), running %" PRIu64
+                  " bytes past its end",
+                  address - range.begin, range.name.c_str(), range.size,
+                  address + bytes - (range.begin + range.size));
+  return text;
+}
+
+// The range that contains [address, address + bytes), or the nearest one.
+const MemoryRange *nearest(const std::vector<MemoryRange> &ranges, std::uint64_t address,
+                           std::uint64_t bytes, bool &inside) {
+  inside = false;
+  const MemoryRange *best = nullptr;
+  std::uint64_t bestDistance = UINT64_MAX;
+  for (const MemoryRange &range : ranges) {
+    if (address >= range.begin && address + bytes <= range.begin + range.size) {
+      inside = true;
+      return &range;
+    }
+    const std::uint64_t distance = address < range.begin ? range.begin - address
+                                   : address >= range.begin + range.size
+                                       ? address - (range.begin + range.size) + 1
+                                       : 0;
+    if (distance < bestDistance) {
+      bestDistance = distance;
+      best = &range;
+    }
+  }
+  return best;
+}
+
+} // namespace
+
+CheckSession::Options CheckSession::optionsFromEnvironment() {
+  Options options;
+  if (const char *file = std::getenv("LANEWISE_CHECK_FILE"))
+    options.textFile = file;
+  if (const char *file = std::getenv("LANEWISE_CHECK_JSON"))
+    options.jsonFile = file;
+  if (const char *abort = std::getenv("LANEWISE_CHECK_ABORT"))
+    options.abortOnFirst = *abort && *abort != '0';
+  return options;
+}
+
+CheckSession::CheckSession(const KernelCode &code, std::vector<MemoryRange> global, Options options)
+    : code_(code), global_(std::move(global)), options_(std::move(options)) {}
+
+CheckSession::~CheckSession() = default;
+
+std::uint64_t CheckSession::readSink() { return reinterpret_cast<std::uint64_t>(zeros); }
+std::uint64_t CheckSession::writeSink() { return reinterpret_cast<std::uint64_t>(discard); }
+
+bool CheckSession::checkAccess(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                               std::uint64_t address, std::uint64_t bytes) {
+  const KernelChecks &checks = *code_.checks;
+  const CheckSite &where = checks.sites[site];
+  const char *access = where.write ? "write" : "read";
+  char detail[512];
+  if (checks.checks.has(Check::Alignment) && where.alignment > 1 &&
+      address % where.alignment != 0) {
+    std::snprintf(detail, sizeof detail,
+                  "%s of %" PRIu64 " bytes at an address not aligned to %u bytes (address %% %u = "
+                  "%" PRIu64 ")",
+                  access, bytes, where.alignment, where.alignment,
+                  address % where.alignment);
+    report(s, lane, site, FindingKind::Misaligned, detail, address, true);
+  }
+  if (!checks.checks.has(Check::Bounds))
+    return true;
+
+  // Which memory the address is in: generic pointers are resolved here.
+  const WorkGroupInfo &group = *s.group;
+  const auto arena = reinterpret_cast<std::uint64_t>(group.localArena);
+  const auto privateBase =
+      reinterpret_cast<std::uint64_t>(s.privateBase) + std::uint64_t(lane) * s.privateStride;
+  CheckSite::Space space = where.space;
+  if (space == CheckSite::Space::Generic) {
+    if (arena && address >= arena && address < arena + group.localBytes)
+      space = CheckSite::Space::Local;
+    else if (s.privateStride && address >= privateBase && address < privateBase + s.privateStride)
+      space = CheckSite::Space::Private;
+    else
+      space = CheckSite::Space::Global;
+  }
+
+  bool inside = false;
+  const MemoryRange *range = nullptr;
+  std::vector<MemoryRange> lanePrivate;
+  if (space == CheckSite::Space::Local) {
+    std::vector<MemoryRange> ranges = local_;
+    for (MemoryRange &r : ranges)
+      r.begin += arena;
+    range = nearest(ranges, address, bytes, inside);
+    if (inside)
+      return true;
+    // Ranges by value: copy the one found before `ranges` goes away.
+    if (range) {
+      const MemoryRange found = *range;
+      const bool argument = found.name.rfind("__local argument", 0) == 0;
+      std::snprintf(detail, sizeof detail, "%s of %" PRIu64 " bytes in local memory, %s%s", access,
+                    bytes, relation(address, bytes, found).c_str(),
+                    argument ? ": the size given to clSetKernelArg is smaller than what the "
+                               "kernel accesses"
+                             : "");
+      report(s, lane, site,
+             argument && address >= found.begin ? FindingKind::LocalArgumentTooSmall
+                                                : FindingKind::OutOfBounds,
+             detail, address, true);
+    } else {
+      std::snprintf(detail, sizeof detail,
+                    "%s of %" PRIu64 " bytes in local memory outside every __local allocation",
+                    access, bytes);
+      report(s, lane, site, FindingKind::OutOfBounds, detail, address, true);
+    }
+    return false;
+  }
+  if (space == CheckSite::Space::Private) {
+    for (const KernelChecks::Variable &variable : checks.privateVariables)
+      lanePrivate.push_back({privateBase + variable.offset, variable.size, CheckSite::Space::Private,
+                             "private variable '" + variable.name + "'"});
+    range = nearest(lanePrivate, address, bytes, inside);
+    if (inside)
+      return true;
+    // Pointers to arguments passed by value point into the launch's copy.
+    bool inGlobal = false;
+    const MemoryRange *other = nearest(global_, address, bytes, inGlobal);
+    if (inGlobal && !other->released)
+      return true;
+    std::snprintf(detail, sizeof detail, "%s of %" PRIu64 " bytes in private memory, %s", access,
+                  bytes,
+                  range ? relation(address, bytes, *range).c_str()
+                        : "outside the work-item's private memory");
+    report(s, lane, site, FindingKind::OutOfBounds, detail, address, true);
+    return false;
+  }
+  range = nearest(global_, address, bytes, inside);
+  if (inside && !range->released)
+    return true;
+  if (inside) {
+    std::snprintf(detail, sizeof detail, "%s of %" PRIu64 " bytes in %s memory of %s", access,
+                  bytes, spaceName(space).data(), range->name.c_str());
+    report(s, lane, site, FindingKind::ReleasedMemory, detail, address, true);
+    return false;
+  }
+  std::snprintf(detail, sizeof detail, "%s of %" PRIu64 " bytes in %s memory, %s", access, bytes,
+                spaceName(space).data(),
+                range ? relation(address, bytes, *range).c_str()
+                      : "outside every buffer the kernel can access");
+  report(s, lane, site, FindingKind::OutOfBounds, detail, address, true);
+  return false;
+}
+
+void CheckSession::reportDivision(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                                  bool overflow) {
+  report(s, lane, site, overflow ? FindingKind::DivisionOverflow : FindingKind::DivisionByZero,
+         overflow ? "signed integer division of the minimum value by -1 overflows"
+                  : "integer division or remainder by zero",
+         0, false);
+}
+
+void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                          FindingKind kind, const std::string &detail, std::uint64_t address,
+                          bool hasAddress) {
+  if (options_.abortOnFirst)
+    aborted_.store(true, std::memory_order_relaxed);
+  {
+    std::lock_guard lock(seenMutex);
+    if (!seen.insert({&code_, site, kind}).second) {
+      std::lock_guard counting(mutex_);
+      ++suppressed_;
+      return;
+    }
+  }
+  const CheckSite &where = code_.checks->sites[site];
+  // The work-item's ids.
+  const WorkGroupInfo &g = *s.group;
+  const std::uint64_t linear = s.firstLocalIndex + lane;
+  std::uint64_t local[3] = {linear % g.localSize[0], (linear / g.localSize[0]) % g.localSize[1],
+                            linear / (g.localSize[0] * g.localSize[1])};
+  std::uint64_t global[3];
+  for (int d = 0; d < 3; ++d)
+    global[d] = g.groupId[d] * g.enqueuedLocalSize[d] + local[d] + g.globalOffset[d];
+  const std::uint64_t subgroup = linear / g.subgroupSize, subgroupLane = linear % g.subgroupSize;
+
+  char text[2048];
+  std::string location =
+      where.file.empty() ? "no source line (compile with -g)"
+                         : where.file + ":" + std::to_string(where.line) + ":" +
+                               std::to_string(where.column);
+  char addressText[64] = "";
+  if (hasAddress)
+    std::snprintf(addressText, sizeof addressText, ", address 0x%" PRIx64, address);
+  std::snprintf(text, sizeof text,
+                "lanewise: %s in kernel '%s' at %s (%s%s)\n"
+                "  %s%s\n"
+                "  work-item: global (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") local (%" PRIu64
+                ",%" PRIu64 ",%" PRIu64 ") group (%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                "), sub-group %" PRIu64 " lane %" PRIu64 "\n",
+                findingName(kind).data(), code_.name.c_str(), location.c_str(),
+                where.opcode.c_str(),
+                where.resultId ? (" %" + std::to_string(where.resultId)).c_str() : "",
+                detail.c_str(), addressText, global[0],
+                global[1], global[2], local[0], local[1], local[2], g.groupId[0], g.groupId[1],
+                g.groupId[2], subgroup, subgroupLane);
+
+  std::string json = "{\"kind\":" + jsonString(findingName(kind)) +
+                     ",\"kernel\":" + jsonString(code_.name) +
+                     ",\"opcode\":" + jsonString(where.opcode) +
+                     ",\"id\":" + std::to_string(where.resultId) +
+                     ",\"file\":" + jsonString(where.file) +
+                     ",\"line\":" + std::to_string(where.line) +
+                     ",\"column\":" + std::to_string(where.column);
+  auto triple = [](const std::uint64_t *v) {
+    return "[" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) +
+           "]";
+  };
+  json += ",\"global_id\":" + triple(global) + ",\"local_id\":" + triple(local) +
+          ",\"group_id\":" + triple(g.groupId) + ",\"subgroup\":" + std::to_string(subgroup) +
+          ",\"subgroup_lane\":" + std::to_string(subgroupLane);
+  if (hasAddress) {
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "\"0x%" PRIx64 "\"", address);
+    json += ",\"address\":" + std::string(hex) +
+            ",\"address_space\":" + jsonString(spaceName(where.space));
+  }
+  json += ",\"message\":" + jsonString(detail) + "}\n";
+
+  std::lock_guard lock(mutex_);
+  std::fputs(text, stderr);
+  std::fflush(stderr);
+  auto append = [](const std::string &path, const std::string &line) {
+    if (path.empty())
+      return;
+    if (std::FILE *file = std::fopen(path.c_str(), "a")) {
+      std::fputs(line.c_str(), file);
+      std::fclose(file);
+    }
+  };
+  append(options_.textFile, text);
+  append(options_.jsonFile, json);
+}
+
+void CheckSession::finish() {
+  std::lock_guard lock(mutex_);
+  if (suppressed_ == 0)
+    return;
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "lanewise: kernel '%s': %" PRIu64
+                " more occurrences of findings already reported were suppressed\n",
+                code_.name.c_str(), suppressed_);
+  std::fputs(text, stderr);
+  if (!options_.textFile.empty())
+    if (std::FILE *file = std::fopen(options_.textFile.c_str(), "a")) {
+      std::fputs(text, file);
+      std::fclose(file);
+    }
+}
+
+} // namespace lanewise::runtime

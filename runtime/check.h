@@ -1,0 +1,147 @@
+// The checked mode: which checks a kernel was built with, where each checked
+// instruction comes from, the memory a launch may touch, and the findings.
+//
+// A kernel built with checks carries extra bytecode instructions (emitted by
+// spirv/lower.cpp) that validate each active lane before the real operation:
+// an access check replaces the address of a lane that must not access memory
+// by the address of a harmless sink, so the access itself runs unchanged and
+// nothing outside the kernel's memory is touched. Kernels built without
+// checks contain none of this and pay nothing.
+#pragma once
+
+#include "runtime/bytecode.h"
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lanewise::runtime {
+
+struct ExecutionState;
+
+// The checks, by the names LANEWISE_CHECK and -lanewise-check= take.
+enum class Check : std::uint8_t { Bounds, Uninit, Races, Barriers, Subgroups, Alignment, Division };
+inline constexpr Check allChecks[] = {Check::Bounds,    Check::Uninit,    Check::Races,
+                                      Check::Barriers,  Check::Subgroups, Check::Alignment,
+                                      Check::Division};
+std::string_view checkName(Check check);
+
+class CheckSet {
+public:
+  CheckSet() = default;
+  static CheckSet all();
+  // "all", "none" or a comma list of check names; nullopt (and *bad set to
+  // the offending word) for an unknown name.
+  static std::optional<CheckSet> parse(std::string_view text, std::string *bad = nullptr);
+  // LANEWISE_CHECK (unset: none). An unknown name is reported on stderr
+  // once and ignored.
+  static CheckSet fromEnvironment();
+
+  bool has(Check check) const { return bits_ & bit(check); }
+  bool any() const { return bits_ != 0; }
+  void add(Check check) { bits_ |= bit(check); }
+  CheckSet operator|(CheckSet other) const { return CheckSet(bits_ | other.bits_); }
+  std::string names() const; // "bounds,division" or "none"
+
+private:
+  explicit CheckSet(std::uint32_t bits) : bits_(bits) {}
+  static std::uint32_t bit(Check check) { return 1u << static_cast<unsigned>(check); }
+  std::uint32_t bits_ = 0;
+};
+
+// Where a checked instruction comes from, for reports.
+struct CheckSite {
+  std::string opcode;      // "OpStore"
+  std::uint32_t resultId = 0;
+  std::string file;        // empty without OpLine / debug information
+  std::uint32_t line = 0, column = 0;
+  std::uint32_t alignment = 0; // the access must be aligned to (0, 1: any)
+  enum class Space : std::uint8_t { Global, Constant, Local, Private, Generic } space = Space::Generic;
+  bool write = false;
+};
+
+// The checks a kernel's code was built with and its sites (Instruction::aux
+// of a check instruction indexes `sites`).
+struct KernelChecks {
+  CheckSet checks;
+  std::vector<CheckSite> sites;
+  std::vector<std::string> argumentNames; // by kernel argument index
+  // The kernel's own __local variables and private variables, by offset.
+  struct Variable {
+    std::uint64_t offset = 0, size = 0;
+    std::string name;
+  };
+  std::vector<Variable> localVariables, privateVariables;
+};
+
+// A range of memory a launch may access.
+struct MemoryRange {
+  std::uint64_t begin = 0, size = 0;
+  CheckSite::Space space = CheckSite::Space::Global;
+  std::string name; // "argument 1 'out'", "program-scope variable", "SVM allocation"
+  bool released = false; // memory of a released object: never valid
+};
+
+enum class FindingKind : std::uint8_t {
+  OutOfBounds,
+  ReleasedMemory,
+  LocalArgumentTooSmall,
+  Misaligned,
+  DivisionByZero,
+  DivisionOverflow,
+};
+std::string_view findingName(FindingKind kind);
+
+// One launch under checks: its memory map and where findings go. Shared by
+// the launch's workers.
+class CheckSession {
+public:
+  struct Options {
+    std::string textFile, jsonFile; // empty: stderr only
+    bool abortOnFirst = false;
+  };
+  static Options optionsFromEnvironment();
+
+  CheckSession(const KernelCode &code, std::vector<MemoryRange> global, Options options);
+  ~CheckSession();
+
+  const KernelCode &code() const { return code_; }
+  // The __local arena layout of this launch: argument i at localArgument[i]
+  // with its size (ranges relative to the arena).
+  void setLocalLayout(std::vector<MemoryRange> ranges) { local_ = std::move(ranges); }
+
+  // Validates lane `lane`'s access of `bytes` bytes at `address` for the
+  // site; false if it must not happen (the finding is reported).
+  bool checkAccess(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                   std::uint64_t address, std::uint64_t bytes);
+  void reportDivision(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                      bool overflow);
+
+  bool aborted() const { return aborted_.load(std::memory_order_relaxed); }
+  // Prints the summary of suppressed repeats; called when the launch ends.
+  void finish();
+
+  // Addresses that inactive or invalid lanes are sent to: reads give zeros.
+  static std::uint64_t readSink();
+  static std::uint64_t writeSink();
+  static constexpr std::uint64_t sinkBytes = 4096;
+
+private:
+  struct Report;
+  void report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site, FindingKind kind,
+              const std::string &detail, std::uint64_t address, bool hasAddress);
+
+  const KernelCode &code_;
+  std::vector<MemoryRange> global_, local_;
+  Options options_;
+  std::atomic<bool> aborted_{false};
+  std::mutex mutex_;
+  std::uint64_t suppressed_ = 0;
+};
+
+} // namespace lanewise::runtime
