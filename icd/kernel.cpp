@@ -440,10 +440,10 @@ std::vector<runtime::MemoryRange> checkedMemory(const _cl_kernel &kernel,
     memory.push_back({reinterpret_cast<std::uint64_t>(start), size,
                       runtime::CheckSite::Space::Global, "an SVM allocation"});
   const ProgramExecutable &executable = *kernel.executable;
-  if (executable.globals)
-    memory.push_back({reinterpret_cast<std::uint64_t>(executable.globals.get()),
-                      executable.globalsBytes, runtime::CheckSite::Space::Global,
-                      "the program-scope variables"});
+  const auto globals = reinterpret_cast<std::uint64_t>(executable.globals.get());
+  for (const ProgramExecutable::GlobalVariable &variable : executable.globalVariables)
+    memory.push_back({globals + variable.offset, variable.size, runtime::CheckSite::Space::Global,
+                      "program-scope variable '" + variable.name + "'"});
   for (runtime::MemoryRange &range : releasedMemory())
     memory.push_back(std::move(range));
   return memory;
@@ -536,7 +536,8 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kern
   return queue->enqueue(
       CL_COMMAND_NDRANGE_KERNEL, waitListSpan(numEvents, events),
       [code = kernel->info->code, executable = kernel->executable, values = std::move(values),
-       buffers = std::move(buffers), range, empty, memory = std::move(memory)]() mutable -> cl_int {
+       buffers = std::move(buffers), range, empty, memory = std::move(memory),
+       queue = queue]() mutable -> cl_int {
         if (empty)
           return CL_SUCCESS;
         try {
@@ -549,10 +550,12 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kern
                                   "argument " + std::to_string(i) + " (passed by value)"});
           // A launch the checked mode aborted at its first finding fails the
           // command (its event gets a negative status).
-          return runtime::launch(*code, range, values, std::move(memory)) ==
-                         runtime::LaunchResult::Completed
-                     ? CL_SUCCESS
-                     : CL_OUT_OF_RESOURCES;
+          if (runtime::launch(*code, range, values, std::move(memory)) ==
+              runtime::LaunchResult::Completed)
+            return CL_SUCCESS;
+          // The event keeps the queue alive until the command finishes.
+          queue->kernelAborted = true;
+          return CL_OUT_OF_RESOURCES;
         } catch (const std::bad_alloc &) {
           return CL_OUT_OF_RESOURCES;
         }

@@ -60,12 +60,22 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
     log += std::string("error: ") + error.what() + "\n";
     return nullptr;
   }
+  const runtime::CheckSet checks =
+      runtime::CheckSet::fromEnvironment() |
+      spirv::translateBuildOptions(program.buildOptions, spirv::CompilerTarget{}).checks;
+  // Under the bounds check, a red zone follows each variable.
+  const size_t redZone = checks.has(runtime::Check::Bounds) ? 64 : 0;
   size_t total = 0;
   std::vector<size_t> offsets;
   for (const spirv::ProgramGlobal &global : globals) {
     total = (total + global.alignment - 1) / global.alignment * global.alignment;
     offsets.push_back(total);
-    total += global.size;
+    auto name = module.names.find(global.id);
+    executable->globalVariables.push_back(
+        {total, global.size,
+         name != module.names.end() && !name->second.empty() ? name->second
+                                                             : "%" + std::to_string(global.id)});
+    total += global.size + redZone;
   }
   std::unordered_map<uint32_t, uint64_t> addresses;
   if (total) {
@@ -97,8 +107,7 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
       options.width = static_cast<uint32_t>(value);
   }
   options.specializations = &program.specializations;
-  options.checks = runtime::CheckSet::fromEnvironment() |
-                   spirv::translateBuildOptions(program.buildOptions, spirv::CompilerTarget{}).checks;
+  options.checks = checks;
   bool failed = false;
   for (const spirv::EntryPoint &entryPoint : module.entryPoints) {
     if (entryPoint.model != spv::ExecutionModelKernel)

@@ -27,6 +27,12 @@ struct ProgramExecutable {
   // Program-scope variables (global and constant memory): one allocation.
   std::unique_ptr<std::byte[], void (*)(void *)> globals{nullptr, [](void *) {}};
   size_t globalsBytes = 0; // of that allocation
+  // Each variable's place in it, for the checked mode.
+  struct GlobalVariable {
+    size_t offset = 0, size = 0;
+    std::string name;
+  };
+  std::vector<GlobalVariable> globalVariables;
   size_t globalVariableBytes = 0;
 
   const Kernel *find(std::string_view name) const;

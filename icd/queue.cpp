@@ -80,7 +80,7 @@ cl_int _cl_command_queue::finish() {
   }
   for (const OwnerRef<_cl_event> &event : pending)
     event->wait();
-  return CL_SUCCESS;
+  return kernelAborted.exchange(false) ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
 }
 
 namespace lanewise::icd {

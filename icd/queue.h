@@ -3,6 +3,7 @@
 
 #include "icd/event.h"
 
+#include <atomic>
 #include <span>
 
 struct _cl_command_queue
@@ -29,8 +30,11 @@ struct _cl_command_queue
   // command waits for it.
   cl_int enqueueBarrier(cl_command_type type, std::span<const cl_event> waitList,
                         cl_event *eventReturn);
-  // Waits for every command enqueued so far.
+  // Waits for every command enqueued so far. CL_OUT_OF_RESOURCES if the
+  // checked mode aborted a kernel of this queue since the last finish.
   cl_int finish();
+  // Set by a kernel command the checked mode aborted (LANEWISE_CHECK_ABORT).
+  std::atomic<bool> kernelAborted{false};
 
 private:
   std::mutex mutex_;

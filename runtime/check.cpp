@@ -142,11 +142,6 @@ std::string jsonString(std::string_view text) {
   return out + "\"";
 }
 
-// Findings already reported, per kernel code, site and kind: each is
-// reported once for the life of the process.
-std::mutex seenMutex;
-std::set<std::tuple<const KernelCode *, std::uint32_t, FindingKind>> seen;
-
 alignas(64) const std::byte zeros[CheckSession::sinkBytes] = {};
 alignas(64) std::byte discard[CheckSession::sinkBytes];
 
@@ -169,17 +164,26 @@ std::string relation(std::uint64_t address, std::uint64_t bytes, const MemoryRan
   return text;
 }
 
-// The range that contains [address, address + bytes), or the nearest one.
+// The range that contains [address, address + bytes), live ranges before
+// released ones (released memory may since have been reused), or else the
+// nearest live one.
+// How close to a live allocation an access counts as overflowing it.
+constexpr std::uint64_t nearby = 256;
+
 const MemoryRange *nearest(const std::vector<MemoryRange> &ranges, std::uint64_t address,
                            std::uint64_t bytes, bool &inside) {
+  inside = true;
+  for (bool released : {false, true})
+    for (const MemoryRange &range : ranges)
+      if (range.released == released && address >= range.begin &&
+          address + bytes <= range.begin + range.size)
+        return &range;
   inside = false;
   const MemoryRange *best = nullptr;
   std::uint64_t bestDistance = UINT64_MAX;
   for (const MemoryRange &range : ranges) {
-    if (address >= range.begin && address + bytes <= range.begin + range.size) {
-      inside = true;
-      return &range;
-    }
+    if (range.released)
+      continue;
     const std::uint64_t distance = address < range.begin ? range.begin - address
                                    : address >= range.begin + range.size
                                        ? address - (range.begin + range.size) + 1
@@ -299,12 +303,30 @@ bool CheckSession::checkAccess(const ExecutionState &s, std::uint32_t lane, std:
   range = nearest(global_, address, bytes, inside);
   if (inside && !range->released)
     return true;
+  // An access just outside a live allocation is an overflow of it, even if
+  // the heap has put released memory there.
+  bool nearLive = false;
+  const MemoryRange *live = nullptr;
   if (inside) {
+    bool unused;
+    std::vector<MemoryRange> liveRanges;
+    for (const MemoryRange &r : global_)
+      if (!r.released)
+        liveRanges.push_back(r);
+    if ((live = nearest(liveRanges, address, bytes, unused))) {
+      const std::uint64_t end = live->begin + live->size;
+      nearLive = address + bytes > live->begin - std::min(live->begin, nearby) &&
+                 address < end + nearby;
+    }
+  }
+  if (inside && !nearLive) {
     std::snprintf(detail, sizeof detail, "%s of %" PRIu64 " bytes in %s memory of %s", access,
                   bytes, spaceName(space).data(), range->name.c_str());
     report(s, lane, site, FindingKind::ReleasedMemory, detail, address, true);
     return false;
   }
+  if (nearLive)
+    range = live;
   std::snprintf(detail, sizeof detail, "%s of %" PRIu64 " bytes in %s memory, %s", access, bytes,
                 spaceName(space).data(),
                 range ? relation(address, bytes, *range).c_str()
@@ -327,8 +349,9 @@ void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint
   if (options_.abortOnFirst)
     aborted_.store(true, std::memory_order_relaxed);
   {
-    std::lock_guard lock(seenMutex);
-    if (!seen.insert({&code_, site, kind}).second) {
+    const KernelChecks &checks = *code_.checks;
+    std::lock_guard lock(checks.reportedMutex);
+    if (!checks.reported.insert({site, static_cast<std::uint8_t>(kind)}).second) {
       std::lock_guard counting(mutex_);
       ++suppressed_;
       return;

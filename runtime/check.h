@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,6 +78,10 @@ struct KernelChecks {
     std::string name;
   };
   std::vector<Variable> localVariables, privateVariables;
+  // Findings reported so far, as (site, kind): each is reported once for
+  // the life of the kernel's code.
+  mutable std::mutex reportedMutex;
+  mutable std::set<std::pair<std::uint32_t, std::uint8_t>> reported;
 };
 
 // A range of memory a launch may access.

@@ -493,7 +493,7 @@ private:
     site.resultId = instruction.result;
     if (const SourceLocation *location = module_.location(instruction);
         location && location->known()) {
-      site.file = location->file;
+      site.file = location->file.starts_with("./") ? location->file.substr(2) : location->file;
       site.line = location->line;
       site.column = location->column;
     }

@@ -1,0 +1,534 @@
+// The checked mode: each kernel of cl/bugs.cl has one planted bug, which
+// must be reported with the right kind, kernel, source line and work-item;
+// the correct kernels must run without findings. Each kernel runs from the
+// SPIR-V of three builds: -O2 -g, -O0 -g and -O2 without debug information
+// (where the report names the instruction instead of a line). The tests run
+// with LANEWISE_DETERMINISTIC=1, so the first finding is that of the first
+// offending work-item in work-group order.
+#include "common.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace lanewise::test {
+namespace {
+
+// One finding, from a line of the JSON report (LANEWISE_CHECK_JSON).
+struct Finding {
+  std::string kind, kernel, opcode, file;
+  long line = -1;
+  std::vector<long> globalId;
+};
+
+std::string stringField(const std::string &json, const std::string &key) {
+  const std::string marker = "\"" + key + "\":\"";
+  const size_t at = json.find(marker);
+  if (at == std::string::npos)
+    return "";
+  std::string value;
+  for (size_t i = at + marker.size(); i < json.size() && json[i] != '"'; ++i)
+    value += json[i] == '\\' ? json[++i] : json[i];
+  return value;
+}
+
+long numberField(const std::string &json, const std::string &key) {
+  const std::string marker = "\"" + key + "\":";
+  const size_t at = json.find(marker);
+  return at == std::string::npos ? -1 : std::strtol(json.c_str() + at + marker.size(), nullptr, 10);
+}
+
+std::vector<long> arrayField(const std::string &json, const std::string &key) {
+  const std::string marker = "\"" + key + "\":[";
+  const size_t at = json.find(marker);
+  std::vector<long> values;
+  if (at == std::string::npos)
+    return values;
+  const char *p = json.c_str() + at + marker.size();
+  while (*p && *p != ']') {
+    char *end;
+    values.push_back(std::strtol(p, &end, 10));
+    p = *end == ',' ? end + 1 : end;
+  }
+  return values;
+}
+
+std::vector<Finding> readFindings(const std::string &path) {
+  std::vector<Finding> findings;
+  std::ifstream file(path);
+  for (std::string line; std::getline(file, line);) {
+    Finding f;
+    f.kind = stringField(line, "kind");
+    f.kernel = stringField(line, "kernel");
+    f.opcode = stringField(line, "opcode");
+    f.file = stringField(line, "file");
+    f.line = numberField(line, "line");
+    f.globalId = arrayField(line, "global_id");
+    findings.push_back(f);
+  }
+  return findings;
+}
+
+// The line of cl/bugs.cl marked BUG in kernel `name` (or in the function
+// defined just before it, for bugs in called functions).
+long markedLine(const std::string &name) {
+  std::ifstream file(LANEWISE_CHECK_SOURCE);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(file, line);)
+    lines.push_back(line);
+  long kernelLine = -1;
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (lines[i].find("kernel void " + name + "(") != std::string::npos)
+      kernelLine = static_cast<long>(i);
+  if (kernelLine < 0)
+    return -1;
+  // The nearest BUG marker after the kernel's start, else before it.
+  for (size_t i = kernelLine; i < lines.size() && lines[i] != "}"; ++i)
+    if (lines[i].find("// BUG") != std::string::npos)
+      return static_cast<long>(i) + 1;
+  for (long i = kernelLine; i >= 0; --i)
+    if (lines[i].find("// BUG") != std::string::npos)
+      return i + 1;
+  return -1;
+}
+
+std::vector<char> readBinary(const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+class CheckedMode : public ContextTest, public ::testing::WithParamInterface<const char *> {
+protected:
+  void SetUp() override {
+    ContextTest::SetUp();
+    char pattern[] = "/tmp/lanewise-findings-XXXXXX";
+    const int fd = mkstemp(pattern);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    report_ = pattern;
+    setenv("LANEWISE_CHECK_JSON", report_.c_str(), 1);
+  }
+  void TearDown() override {
+    for (cl_mem mem : buffers_)
+      clReleaseMemObject(mem);
+    for (cl_kernel k : kernels_)
+      clReleaseKernel(k);
+    if (program_)
+      clReleaseProgram(program_);
+    unsetenv("LANEWISE_CHECK_JSON");
+    std::remove(report_.c_str());
+    ContextTest::TearDown();
+  }
+
+  bool withDebugInfo() const { return std::string(GetParam()) != "bugs-nodebug"; }
+
+  cl_kernel kernel(const std::string &name, const char *options = "-lanewise-check=all") {
+    if (!program_) {
+      const std::vector<char> il =
+          readBinary(std::string(LANEWISE_KERNEL_DIR) + "/" + GetParam() + ".spv");
+      cl_int err = CL_SUCCESS;
+      program_ = clCreateProgramWithIL(context, il.data(), il.size(), &err);
+      EXPECT_EQ(err, CL_SUCCESS);
+      if (clBuildProgram(program_, 1, &device, options, nullptr, nullptr) != CL_SUCCESS) {
+        size_t size = 0;
+        clGetProgramBuildInfo(program_, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+        std::string log(size, '\0');
+        clGetProgramBuildInfo(program_, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+        ADD_FAILURE() << log;
+        return nullptr;
+      }
+    }
+    cl_int err = CL_SUCCESS;
+    cl_kernel k = clCreateKernel(program_, name.c_str(), &err);
+    EXPECT_EQ(err, CL_SUCCESS) << name;
+    kernels_.push_back(k);
+    return k;
+  }
+
+  template <typename T> cl_mem buffer(const std::vector<T> &data, cl_mem_flags flags = 0) {
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR | flags,
+                                data.size() * sizeof(T), const_cast<T *>(data.data()), &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    buffers_.push_back(mem);
+    return mem;
+  }
+  template <typename T> void arg(cl_kernel k, cl_uint index, const T &value) {
+    ASSERT_EQ(clSetKernelArg(k, index, sizeof value, &value), CL_SUCCESS) << "argument " << index;
+  }
+  void localArg(cl_kernel k, cl_uint index, size_t bytes) {
+    ASSERT_EQ(clSetKernelArg(k, index, bytes, nullptr), CL_SUCCESS);
+  }
+
+  // Runs k and returns what the checked mode reported.
+  std::vector<Finding> run(cl_kernel k, std::vector<size_t> global, std::vector<size_t> local) {
+    EXPECT_EQ(clEnqueueNDRangeKernel(queue, k, static_cast<cl_uint>(global.size()), nullptr,
+                                     global.data(), local.data(), 0, nullptr, nullptr),
+              CL_SUCCESS);
+    EXPECT_EQ(clFinish(queue), CL_SUCCESS);
+    return readFindings(report_);
+  }
+
+  // The first finding is `kind` in `kernel` at its BUG line, by `globalId`;
+  // every finding is at that line.
+  void expectFinding(const std::vector<Finding> &findings, const std::string &kind,
+                     const std::string &kernelName, std::vector<long> globalId) {
+    ASSERT_FALSE(findings.empty()) << "no finding for " << kernelName;
+    const Finding &first = findings.front();
+    EXPECT_EQ(first.kind, kind);
+    EXPECT_EQ(first.kernel, kernelName);
+    EXPECT_EQ(first.globalId, globalId);
+    EXPECT_FALSE(first.opcode.empty());
+    const long line = withDebugInfo() ? markedLine(kernelName) : 0;
+    ASSERT_GT(markedLine(kernelName), 0);
+    for (const Finding &f : findings) {
+      EXPECT_EQ(f.line, line) << f.kind << " " << f.opcode;
+      if (withDebugInfo())
+        EXPECT_EQ(f.file.substr(f.file.find_last_of('/') + 1), "bugs.cl");
+      else
+        EXPECT_EQ(f.file, "");
+    }
+  }
+
+  std::string report_;
+  cl_program program_ = nullptr;
+  std::vector<cl_mem> buffers_;
+  std::vector<cl_kernel> kernels_;
+};
+
+std::vector<int> iota(int n, int first = 0) {
+  std::vector<int> v(n);
+  for (int i = 0; i < n; ++i)
+    v[i] = first + i;
+  return v;
+}
+
+TEST_P(CheckedMode, GlobalWritePastTheEnd) {
+  cl_kernel k = kernel("global_write_past_end");
+  arg(k, 0, buffer(std::vector<int>(64)));
+  expectFinding(run(k, {64}, {16}), "out-of-bounds", "global_write_past_end", {63, 0, 0});
+}
+
+TEST_P(CheckedMode, GlobalReadBeforeTheStart) {
+  cl_kernel k = kernel("global_read_before_start");
+  arg(k, 0, buffer(iota(64)));
+  arg(k, 1, buffer(std::vector<int>(64)));
+  expectFinding(run(k, {64}, {16}), "out-of-bounds", "global_read_before_start", {0, 0, 0});
+}
+
+TEST_P(CheckedMode, TwoDimensionalRangeNamesTheWorkItem) {
+  cl_kernel k = kernel("two_dimensional");
+  arg(k, 0, buffer(std::vector<float>(32)));
+  arg(k, 1, cl_int{8});
+  expectFinding(run(k, {8, 4}, {4, 2}), "out-of-bounds", "two_dimensional", {3, 2, 0});
+}
+
+TEST_P(CheckedMode, OneWorkItemInDivergentControlFlow) {
+  cl_kernel k = kernel("divergent_work_item");
+  arg(k, 0, buffer(std::vector<int>(64)));
+  const auto findings = run(k, {64}, {32});
+  expectFinding(findings, "out-of-bounds", "divergent_work_item", {37, 0, 0});
+  EXPECT_EQ(findings.size(), 1u);
+}
+
+TEST_P(CheckedMode, SubBufferOverflowIntoItsParent) {
+  cl_kernel k = kernel("sub_buffer_overflow");
+  cl_uint alignBits = 0;
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof alignBits, &alignBits,
+                            nullptr),
+            CL_SUCCESS);
+  const size_t origin = alignBits / 8;
+  cl_mem parent = buffer(std::vector<int>(origin / 4 + 64));
+  cl_buffer_region region{origin, 16 * sizeof(int)};
+  cl_int err = CL_SUCCESS;
+  cl_mem sub = clCreateSubBuffer(parent, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region,
+                                 &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  buffers_.push_back(sub);
+  arg(k, 0, sub);
+  expectFinding(run(k, {16}, {16}), "out-of-bounds", "sub_buffer_overflow", {14, 0, 0});
+}
+
+TEST_P(CheckedMode, SvmAllocationOverflow) {
+  cl_kernel k = kernel("svm_overflow");
+  void *p = clSVMAlloc(context, CL_MEM_READ_WRITE, 32 * sizeof(int), 0);
+  ASSERT_NE(p, nullptr);
+  ASSERT_EQ(clSetKernelArgSVMPointer(k, 0, p), CL_SUCCESS);
+  expectFinding(run(k, {32}, {16}), "out-of-bounds", "svm_overflow", {16, 0, 0});
+  clSVMFree(context, p);
+}
+
+TEST_P(CheckedMode, GenericPointerInACalledFunction) {
+  cl_kernel k = kernel("generic_overflow");
+  arg(k, 0, buffer(std::vector<int>(16)));
+  expectFinding(run(k, {16}, {16}), "out-of-bounds", "generic_overflow", {8, 0, 0});
+}
+
+TEST_P(CheckedMode, ProgramScopeConstantTableOverflow) {
+  cl_kernel k = kernel("constant_table_overflow");
+  arg(k, 0, buffer(iota(8)));
+  arg(k, 1, buffer(std::vector<int>(8)));
+  expectFinding(run(k, {8}, {8}), "out-of-bounds", "constant_table_overflow", {4, 0, 0});
+}
+
+TEST_P(CheckedMode, ConstantArgumentOverflow) {
+  cl_kernel k = kernel("constant_argument_overflow");
+  arg(k, 0, buffer(std::vector<float>(8, 1.0f)));
+  arg(k, 1, buffer(std::vector<float>(8)));
+  expectFinding(run(k, {8}, {8}), "out-of-bounds", "constant_argument_overflow", {6, 0, 0});
+}
+
+TEST_P(CheckedMode, LocalArrayOverflow) {
+  cl_kernel k = kernel("local_array_overflow");
+  arg(k, 0, buffer(std::vector<int>(32)));
+  expectFinding(run(k, {32}, {16}), "out-of-bounds", "local_array_overflow", {15, 0, 0});
+}
+
+TEST_P(CheckedMode, LocalArgumentSmallerThanTheKernelUses) {
+  cl_kernel k = kernel("local_argument_too_small");
+  arg(k, 0, buffer(std::vector<int>(16)));
+  localArg(k, 1, 8 * sizeof(int));
+  expectFinding(run(k, {16}, {16}), "local-argument-too-small", "local_argument_too_small",
+                {8, 0, 0});
+}
+
+TEST_P(CheckedMode, PrivateArrayOverflow) {
+  cl_kernel k = kernel("private_array_overflow");
+  arg(k, 0, buffer(iota(8, 1)));
+  arg(k, 1, buffer(std::vector<int>(16)));
+  arg(k, 2, cl_int{7});
+  expectFinding(run(k, {16}, {16}), "out-of-bounds", "private_array_overflow", {1, 0, 0});
+}
+
+TEST_P(CheckedMode, ReleasedSvmAllocation) {
+  cl_kernel k = kernel("released_svm");
+  void *p = clSVMAlloc(context, CL_MEM_READ_WRITE, 16 * sizeof(int), 0);
+  ASSERT_NE(p, nullptr);
+  ASSERT_EQ(clSetKernelArgSVMPointer(k, 0, p), CL_SUCCESS);
+  clSVMFree(context, p);
+  expectFinding(run(k, {16}, {16}), "released-memory", "released_svm", {0, 0, 0});
+}
+
+TEST_P(CheckedMode, MisalignedLoad) {
+  cl_kernel k = kernel("misaligned_load");
+  arg(k, 0, buffer(std::vector<char>(4 * 16 + 8)));
+  arg(k, 1, buffer(std::vector<float>(16)));
+  expectFinding(run(k, {16}, {16}), "misaligned", "misaligned_load", {0, 0, 0});
+}
+
+TEST_P(CheckedMode, MisalignedVload) {
+  cl_kernel k = kernel("misaligned_vload");
+  arg(k, 0, buffer(std::vector<float>(16 * 4 + 4)));
+  arg(k, 1, buffer(std::vector<float>(16 * 4)));
+  expectFinding(run(k, {16}, {16}), "misaligned", "misaligned_vload", {0, 0, 0});
+}
+
+TEST_P(CheckedMode, MisalignedStore) {
+  cl_kernel k = kernel("misaligned_store");
+  arg(k, 0, buffer(std::vector<char>(4 * 16 + 8)));
+  expectFinding(run(k, {16}, {16}), "misaligned", "misaligned_store", {0, 0, 0});
+}
+
+TEST_P(CheckedMode, IntegerDivisionByZero) {
+  cl_kernel k = kernel("division_by_zero");
+  arg(k, 0, buffer(iota(16, -5)));
+  arg(k, 1, buffer(std::vector<int>(16)));
+  expectFinding(run(k, {16}, {16}), "division-by-zero", "division_by_zero", {5, 0, 0});
+}
+
+TEST_P(CheckedMode, UnsignedRemainderByZero) {
+  cl_kernel k = kernel("remainder_by_zero");
+  std::vector<cl_uint> divisors(16);
+  for (cl_uint i = 0; i < 16; ++i)
+    divisors[i] = i == 9 ? 0 : i + 1;
+  arg(k, 0, buffer(divisors));
+  arg(k, 1, buffer(std::vector<cl_uint>(16)));
+  expectFinding(run(k, {16}, {16}), "division-by-zero", "remainder_by_zero", {9, 0, 0});
+}
+
+TEST_P(CheckedMode, MinimumDividedByMinusOne) {
+  cl_kernel k = kernel("division_overflow");
+  std::vector<cl_long> pairs;
+  for (cl_long i = 0; i < 16; ++i) {
+    pairs.push_back(i == 3 ? INT64_MIN : i * 10);
+    pairs.push_back(i == 3 ? -1 : 3);
+  }
+  arg(k, 0, buffer(pairs));
+  arg(k, 1, buffer(std::vector<cl_long>(16)));
+  expectFinding(run(k, {16}, {16}), "division-overflow", "division_overflow", {3, 0, 0});
+}
+
+TEST_P(CheckedMode, AtomicOutOfBounds) {
+  cl_kernel k = kernel("atomic_out_of_bounds");
+  cl_mem counters = buffer(std::vector<int>(4));
+  arg(k, 0, counters);
+  expectFinding(run(k, {16}, {16}), "out-of-bounds", "atomic_out_of_bounds", {12, 0, 0});
+  // The valid increments happened; the invalid ones touched nothing.
+  std::vector<int> got(4);
+  ASSERT_EQ(clEnqueueReadBuffer(queue, counters, CL_TRUE, 0, 16, got.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(got, (std::vector<int>{0, 4, 4, 4}));
+}
+
+TEST_P(CheckedMode, VstorePastTheEnd) {
+  cl_kernel k = kernel("vstore_past_end");
+  arg(k, 0, buffer(std::vector<float>(16 * 4)));
+  expectFinding(run(k, {16}, {16}), "out-of-bounds", "vstore_past_end", {15, 0, 0});
+}
+
+TEST_P(CheckedMode, CorrectKernelsHaveNoFindings) {
+  cl_kernel stencil = kernel("correct_stencil");
+  arg(stencil, 0, buffer(std::vector<float>(64, 1.0f)));
+  arg(stencil, 1, buffer(std::vector<float>(64)));
+  localArg(stencil, 2, 16 * sizeof(float));
+  EXPECT_TRUE(run(stencil, {64}, {16}).empty());
+  cl_kernel vectors = kernel("correct_vectors");
+  arg(vectors, 0, buffer(std::vector<float>(16 * 3, 2.0f)));
+  arg(vectors, 1, buffer(std::vector<float>(16 * 3)));
+  arg(vectors, 2, cl_int{16});
+  EXPECT_TRUE(run(vectors, {16}, {8}).empty());
+}
+
+// Without the build option (and LANEWISE_CHECK unset) nothing is checked.
+TEST_P(CheckedMode, OffWithoutTheOption) {
+  cl_kernel k = kernel("division_by_zero", "");
+  arg(k, 0, buffer(iota(16, -5)));
+  arg(k, 1, buffer(std::vector<int>(16)));
+  EXPECT_TRUE(run(k, {16}, {16}).empty());
+}
+
+// A check list selects checks: alignment alone reports no division.
+TEST_P(CheckedMode, OnlyTheListedChecks) {
+  cl_kernel k = kernel("division_by_zero", "-lanewise-check=alignment,bounds");
+  arg(k, 0, buffer(iota(16, -5)));
+  arg(k, 1, buffer(std::vector<int>(16)));
+  EXPECT_TRUE(run(k, {16}, {16}).empty());
+}
+
+// LANEWISE_CHECK_ABORT: the first finding stops the launch; its event gets
+// a negative status, clFinish reports it, and later commands run.
+TEST_P(CheckedMode, AbortOnTheFirstFinding) {
+  cl_kernel k = kernel("global_write_past_end");
+  cl_mem out = buffer(std::vector<int>(256, -1));
+  arg(k, 0, out);
+  setenv("LANEWISE_CHECK_ABORT", "1", 1);
+  const size_t global = 256, local = 16;
+  cl_event event = nullptr;
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0, nullptr, &event),
+            CL_SUCCESS);
+  EXPECT_EQ(clFinish(queue), CL_OUT_OF_RESOURCES);
+  unsetenv("LANEWISE_CHECK_ABORT");
+  cl_int status = 0;
+  ASSERT_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
+                           nullptr),
+            CL_SUCCESS);
+  EXPECT_LT(status, 0);
+  clReleaseEvent(event);
+  EXPECT_EQ(readFindings(report_).size(), 1u);
+  // The queue goes on.
+  cl_kernel good = kernel("correct_vectors");
+  arg(good, 0, buffer(std::vector<float>(48, 1.0f)));
+  arg(good, 1, buffer(std::vector<float>(48)));
+  arg(good, 2, cl_int{16});
+  const size_t sixteen = 16;
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, good, 1, nullptr, &sixteen, nullptr, 0, nullptr,
+                                   nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(clFinish(queue), CL_SUCCESS);
+}
+
+INSTANTIATE_TEST_SUITE_P(Builds, CheckedMode,
+                         ::testing::Values("bugs", "bugs-O0", "bugs-nodebug"),
+                         [](const auto &info) {
+                           std::string name = info.param;
+                           return name == "bugs" ? std::string("O2") : name.substr(5);
+                         });
+
+// An argument never set: CL_INVALID_KERNEL_ARGS, and the context's callback
+// hears which one.
+void CL_CALLBACK collect(const char *message, const void *, size_t, void *data) {
+  static_cast<std::vector<std::string> *>(data)->push_back(message);
+}
+
+TEST(CheckedModeApi, UnsetArgumentIsNamedAtEnqueue) {
+  cl_device_id device = testDevice();
+  std::vector<std::string> messages;
+  cl_int err = CL_SUCCESS;
+  cl_context context = clCreateContext(nullptr, 1, &device, collect, &messages, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
+  const std::vector<char> il = readBinary(std::string(LANEWISE_KERNEL_DIR) + "/bugs.spv");
+  cl_program program = clCreateProgramWithIL(context, il.data(), il.size(), &err);
+  ASSERT_EQ(clBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  cl_kernel k = clCreateKernel(program, "global_read_before_start", &err);
+  cl_mem in = clCreateBuffer(context, CL_MEM_READ_WRITE, 64, nullptr, &err);
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof in, &in), CL_SUCCESS);
+  const size_t global = 16;
+  EXPECT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+            CL_INVALID_KERNEL_ARGS);
+  ASSERT_EQ(messages.size(), 1u);
+  EXPECT_NE(messages[0].find("argument 1 'out'"), std::string::npos) << messages[0];
+  EXPECT_NE(messages[0].find("global_read_before_start"), std::string::npos) << messages[0];
+  clReleaseMemObject(in);
+  clReleaseKernel(k);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+}
+
+// From source with -g: the report names program.cl and the line; the text
+// report (LANEWISE_CHECK_FILE) counts the repeats it suppressed.
+TEST(CheckedModeApi, SourceProgramTextReport) {
+  cl_device_id device = testDevice();
+  cl_int err = CL_SUCCESS;
+  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
+  const char *source = "kernel void scale(global float *data) {\n"
+                       "  size_t i = get_global_id(0);\n"
+                       "  data[i + 4] *= 2.0f;\n"
+                       "}\n";
+  cl_program program = clCreateProgramWithSource(context, 1, &source, nullptr, &err);
+  ASSERT_EQ(clBuildProgram(program, 1, &device, "-g -lanewise-check=bounds", nullptr, nullptr),
+            CL_SUCCESS);
+  cl_kernel k = clCreateKernel(program, "scale", &err);
+  cl_mem data = clCreateBuffer(context, CL_MEM_READ_WRITE, 64 * sizeof(float), nullptr, &err);
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof data, &data), CL_SUCCESS);
+  char pattern[] = "/tmp/lanewise-report-XXXXXX";
+  const int fd = mkstemp(pattern);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  setenv("LANEWISE_CHECK_FILE", pattern, 1);
+  const size_t global = 64;
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clFinish(queue), CL_SUCCESS);
+  unsetenv("LANEWISE_CHECK_FILE");
+  std::ifstream file(pattern);
+  std::stringstream text;
+  text << file.rdbuf();
+  std::remove(pattern);
+  const std::string report = text.str();
+  // Work-items 60..63 read past the end: one report, three repeats.
+  EXPECT_NE(report.find("out-of-bounds in kernel 'scale' at program.cl:3:"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("global (60,0,0)"), std::string::npos) << report;
+  EXPECT_NE(report.find("0 bytes past the end of buffer argument 0 'data' (256 bytes)"),
+            std::string::npos)
+      << report;
+  EXPECT_NE(report.find("suppressed"), std::string::npos) << report;
+  clReleaseMemObject(data);
+  clReleaseKernel(k);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+}
+
+} // namespace
+} // namespace lanewise::test

@@ -1,0 +1,139 @@
+// Kernels with one planted bug each, for the checked mode's tests
+// (tests/check/check_test.cpp). The line marked BUG in each kernel is the
+// line its finding must name.
+
+kernel void global_write_past_end(global int *out) {
+  size_t i = get_global_id(0);
+  out[i + 1] = (int)i; // BUG
+}
+
+kernel void global_read_before_start(global const int *in, global int *out) {
+  int i = (int)get_global_id(0);
+  out[i] = in[i - 3]; // BUG
+}
+
+kernel void two_dimensional(global float *out, int width) {
+  size_t x = get_global_id(0), y = get_global_id(1);
+  size_t skew = x == 3 && y == 2 ? 4096 : 0;
+  out[y * width + x + skew] = 1.0f; // BUG
+}
+
+kernel void divergent_work_item(global int *out) {
+  size_t i = get_global_id(0);
+  out[i] = 0;
+  if (i == 37)
+    out[i + 1000] = 1; // BUG
+}
+
+kernel void sub_buffer_overflow(global int *out) {
+  size_t i = get_global_id(0);
+  out[i + 2] = 5; // BUG
+}
+
+kernel void svm_overflow(global int *p) {
+  size_t i = get_global_id(0);
+  p[i * 2] = 1; // BUG
+}
+
+void store_through(generic int *p, size_t i) {
+  p[i] = 2; // BUG
+}
+kernel void generic_overflow(global int *out) {
+  store_through(out, get_global_id(0) + 8);
+}
+
+constant int table[4] = {1, 2, 3, 4};
+kernel void constant_table_overflow(global const int *index, global int *out) {
+  size_t i = get_global_id(0);
+  out[i] = table[index[i]]; // BUG
+}
+
+kernel void constant_argument_overflow(constant float *weights, global float *out) {
+  size_t i = get_global_id(0);
+  out[i] = weights[i + 2]; // BUG
+}
+
+kernel void local_array_overflow(global int *out) {
+  local int tile[16];
+  size_t l = get_local_id(0);
+  tile[l] = (int)l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[l + 1]; // BUG
+}
+
+kernel void local_argument_too_small(global int *out, local int *scratch) {
+  size_t l = get_local_id(0);
+  scratch[l] = (int)l; // BUG
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = scratch[0];
+}
+
+kernel void private_array_overflow(global const int *in, global int *out, int n) {
+  int a[8];
+  for (int k = 0; k < 8; ++k)
+    a[k] = in[k];
+  out[get_global_id(0)] = a[n + (int)(get_global_id(0) % 2)]; // BUG
+}
+
+kernel void released_svm(global int *p) {
+  p[get_global_id(0)] = 1; // BUG
+}
+
+kernel void misaligned_load(global const char *bytes, global float *out) {
+  size_t i = get_global_id(0);
+  out[i] = *(global const float *)(bytes + 4 * i + 1); // BUG
+}
+
+kernel void misaligned_vload(global const float *in, global float4 *out) {
+  size_t i = get_global_id(0);
+  global const float *shifted = (global const float *)((global const char *)in + 2);
+  out[i] = vload4(i, shifted); // BUG
+}
+
+kernel void misaligned_store(global char *bytes) {
+  size_t i = get_global_id(0);
+  *(global int *)(bytes + 4 * i + 2) = 7; // BUG
+}
+
+kernel void division_by_zero(global const int *in, global int *out) {
+  size_t i = get_global_id(0);
+  out[i] = 100 / in[i]; // BUG
+}
+
+kernel void remainder_by_zero(global const uint *in, global uint *out) {
+  size_t i = get_global_id(0);
+  out[i] = 1000u % in[i]; // BUG
+}
+
+kernel void division_overflow(global const long *in, global long *out) {
+  size_t i = get_global_id(0);
+  out[i] = in[2 * i] / in[2 * i + 1]; // BUG
+}
+
+kernel void atomic_out_of_bounds(global int *counters) {
+  atomic_inc(&counters[get_global_id(0) / 4 + 1]); // BUG
+}
+
+kernel void vstore_past_end(global float *out) {
+  vstore4((float4)(1.0f), get_global_id(0) + 1, out); // BUG
+}
+
+// Correct kernels: no finding.
+kernel void correct_stencil(global const float *in, global float *out, local float *tile) {
+  size_t g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
+  tile[l] = in[g];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float left = l > 0 ? tile[l - 1] : 0.0f;
+  float right = l + 1 < n ? tile[l + 1] : 0.0f;
+  int divisor = (int)(g % 7) + 1;
+  out[g] = (left + tile[l] + right) / (float)(100 / divisor);
+}
+
+kernel void correct_vectors(global const float *in, global float *out, int count) {
+  size_t i = get_global_id(0);
+  float3 v = vload3(i, in);
+  if (i + 1 < (size_t)count)
+    vstore3(v * 2.0f, i, out);
+  else
+    vstore3(v, i, out);
+}
