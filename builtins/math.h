@@ -173,8 +173,12 @@ template <typename T> T fract(T value) {
   return difference < belowOne ? difference : belowOne;
 }
 
-// lgamma_r's sign of gamma(x).
+// lgamma_r's sign of gamma(x); 0 where x is zero or a negative integer, the
+// poles of gamma (OpenCL C 3.0, 7.5.1).
 template <typename T> std::int32_t lgammaSign(T value) {
+  const Compute<T> x = value;
+  if (x == 0 || (x < 0 && std::isfinite(x) && x == std::floor(x)))
+    return 0;
   int sign = 1;
   if constexpr (sizeof(Compute<T>) == 8)
     ::lgamma_r(double(value), &sign);
