@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   opencl-headers ocl-icd-opencl-dev opencl-clhpp-headers clinfo
   libtbb-dev spirv-tools spirv-headers
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libmpfr-dev
   clang-14 llvm-spirv-14
   pocl-opencl-icd python3-pyopencl python3-numpy
 )
