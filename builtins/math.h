@@ -187,8 +187,12 @@ template <typename T> T fract(T value) {
   return difference < belowOne ? difference : belowOne;
 }
 
-// lgamma_r's sign of gamma(x).
+// lgamma_r's sign of gamma(x); 0 where x is zero or a negative integer, the
+// poles of gamma (OpenCL C 3.0, 7.5.1).
 template <typename T> std::int32_t lgammaSign(T value) {
+  const Compute<T> x = value;
+  if (x == 0 || (x < 0 && std::isfinite(x) && x == std::floor(x)))
+    return 0;
   int sign = 1;
   if constexpr (sizeof(Compute<T>) == 8)
     ::lgamma_r(double(value), &sign);
@@ -337,10 +341,13 @@ template <Math F, typename T> T apply1(T value) {
       return T(std::log2(x));
     else if constexpr (F == Math::Log10)
       return T(std::log10(x));
+    // Double sine and cosine go through long double: glibc's sin and cos
+    // err by up to 8 ulp where x is within 2^-61 of a multiple of pi / 2,
+    // and OpenCL C 3.0 (7.4) allows 4.
     else if constexpr (F == Math::Sin)
-      return T(std::sin(x));
+      return T(sizeof(C) == 8 ? C(std::sin((long double)x)) : std::sin(x));
     else if constexpr (F == Math::Cos)
-      return T(std::cos(x));
+      return T(sizeof(C) == 8 ? C(std::cos((long double)x)) : std::cos(x));
     else if constexpr (F == Math::Tan)
       return T(std::tan(x));
     else if constexpr (F == Math::Tanh)
