@@ -18,7 +18,9 @@ namespace lanewise::runtime {
 
 namespace {
 
-constexpr std::size_t registerAlignment = 64;
+// Registers, private memory and the __local arena: aligned for the largest
+// OpenCL C type (long16, double16: 128 bytes).
+constexpr std::size_t registerAlignment = 128;
 
 struct AlignedFree {
   void operator()(void *p) const { std::free(p); }

@@ -424,6 +424,8 @@ private:
       const uint64_t alignment = alignmentOf(module_, pointee).value_or(16);
       uint32_t &bytes = code_.memory.workgroupBytes;
       bytes = static_cast<uint32_t>((bytes + alignment - 1) / alignment * alignment);
+      code_.memory.workgroupAlignment =
+          std::max(code_.memory.workgroupAlignment, static_cast<uint32_t>(alignment));
       code_.addresses.push_back(
           {runtime::AddressRegister::Space::Workgroup, value.offset, bytes, false});
       const uint64_t size = byteSize(module_, pointee);
@@ -1034,6 +1036,9 @@ runtime::KernelCode KernelLowering::run() {
         static_cast<uint32_t>(code_.instructions.size()) - last.firstInstruction;
     last.terminator = lowerTerminator(block, b);
   }
+  runtime::MemoryLayout &memory = code_.memory;
+  memory.privateBytesPerLane = (memory.privateBytesPerLane + memory.privateAlignment - 1) /
+                               memory.privateAlignment * memory.privateAlignment;
   return std::move(code_);
 }
 
@@ -1902,6 +1907,9 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
     const uint64_t alignment = std::max<uint64_t>(alignmentOf(module_, pointee).value_or(16), 1);
     uint32_t &bytes = code_.memory.privateBytesPerLane;
     bytes = static_cast<uint32_t>((bytes + alignment - 1) / alignment * alignment);
+    // Each lane's region starts at a multiple of the largest alignment.
+    code_.memory.privateAlignment =
+        std::max(code_.memory.privateAlignment, static_cast<uint32_t>(alignment));
     const Value &pointer = result();
     code_.addresses.push_back(
         {runtime::AddressRegister::Space::Private, pointer.offset, bytes, pointer.varying});
