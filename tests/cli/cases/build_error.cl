@@ -1,0 +1,3 @@
+kernel void broken(global int *out) {
+  out[0] = undeclared;
+}

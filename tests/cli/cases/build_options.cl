@@ -1,0 +1,3 @@
+kernel void scale(global int *out) {
+  out[get_global_id(0)] = (int)get_global_id(0) * FACTOR + OFFSET;
+}

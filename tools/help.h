@@ -1,0 +1,15 @@
+// The manual pages that --help prints: one for the tool, one per subcommand.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace lanewise::cli {
+
+// The page of "info", "exec", "run", or of the tool for "".
+std::optional<std::string_view> helpPage(std::string_view command);
+
+// Prints the page to standard output; returns exit status 0.
+int printHelp(std::string_view command);
+
+} // namespace lanewise::cli

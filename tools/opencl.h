@@ -1,0 +1,44 @@
+// Small helpers over the OpenCL API: error names, info queries, and finding
+// the Lanewise device once it is the only platform.
+#pragma once
+
+#include <CL/cl.h>
+
+#include <string>
+#include <vector>
+
+namespace lanewise::cli {
+
+// "CL_INVALID_VALUE" for -30; the number for a code the headers do not name.
+std::string errorName(cl_int code);
+
+// Throws Failure "WHAT failed: CL_..." unless code is CL_SUCCESS.
+void check(cl_int code, const std::string &what);
+
+std::string platformText(cl_platform_id platform, cl_platform_info param);
+std::string deviceText(cl_device_id device, cl_device_info param);
+
+template <typename T> T deviceValue(cl_device_id device, cl_device_info param) {
+  T value{};
+  check(clGetDeviceInfo(device, param, sizeof value, &value, nullptr), "clGetDeviceInfo");
+  return value;
+}
+
+template <typename T> std::vector<T> deviceValues(cl_device_id device, cl_device_info param) {
+  size_t size = 0;
+  check(clGetDeviceInfo(device, param, 0, nullptr, &size), "clGetDeviceInfo");
+  std::vector<T> values(size / sizeof(T));
+  check(clGetDeviceInfo(device, param, size, values.data(), nullptr), "clGetDeviceInfo");
+  return values;
+}
+
+struct LanewiseDevice {
+  cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
+};
+
+// The Lanewise platform and its device. Throws Failure when the loader finds
+// no platform named Lanewise.
+LanewiseDevice findLanewiseDevice();
+
+} // namespace lanewise::cli
