@@ -210,7 +210,13 @@ CheckSession::Options CheckSession::optionsFromEnvironment() {
 }
 
 CheckSession::CheckSession(const KernelCode &code, std::vector<MemoryRange> global, Options options)
-    : code_(code), global_(std::move(global)), options_(std::move(options)) {}
+    : code_(code), global_(std::move(global)), options_(std::move(options)) {
+  for (const MemoryRange &range : global_)
+    if (!range.released)
+      live_.push_back(range);
+  std::sort(live_.begin(), live_.end(),
+            [](const MemoryRange &a, const MemoryRange &b) { return a.begin < b.begin; });
+}
 
 CheckSession::~CheckSession() = default;
 
@@ -248,6 +254,33 @@ bool CheckSession::checkAccess(const ExecutionState &s, std::uint32_t lane, std:
       space = CheckSite::Space::Private;
     else
       space = CheckSite::Space::Global;
+  }
+
+  // The common case, a valid access, without building anything.
+  if (space == CheckSite::Space::Local) {
+    const std::uint64_t offset = address - arena;
+    for (const MemoryRange &r : local_)
+      if (offset >= r.begin && offset + bytes <= r.begin + r.size && address >= arena)
+        return true;
+  } else if (space == CheckSite::Space::Private) {
+    const std::uint64_t offset = address - privateBase;
+    if (address >= privateBase)
+      for (const KernelChecks::Variable &v : checks.privateVariables)
+        if (offset >= v.offset && offset + bytes <= v.offset + v.size)
+          return true;
+  }
+  if (space != CheckSite::Space::Local) {
+    // Live ranges sorted by start: the one that starts last at or before
+    // the address, and those before it that may still contain it.
+    auto after = std::upper_bound(live_.begin(), live_.end(), address,
+                                  [](std::uint64_t a, const MemoryRange &r) { return a < r.begin; });
+    for (auto it = after; it != live_.begin();) {
+      --it;
+      if (address + bytes <= it->begin + it->size)
+        return true;
+      if (after - it > 8)
+        break;
+    }
   }
 
   bool inside = false;

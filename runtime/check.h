@@ -143,6 +143,7 @@ private:
 
   const KernelCode &code_;
   std::vector<MemoryRange> global_, local_;
+  std::vector<MemoryRange> live_; // the global ranges not released, by start
   Options options_;
   std::atomic<bool> aborted_{false};
   std::mutex mutex_;
