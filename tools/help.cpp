@@ -244,8 +244,12 @@ RUN DESCRIPTION FILES
         expect NAME = {...}       the line that --print NAME must print
         expect-exit N             the exit status (default 0)
         expect-stderr TEXT        text that standard error must contain
-        expect-finding KIND LINE  a checked-mode finding of KIND at source
-                                  LINE, read from LANEWISE_CHECK_JSON
+        expect-finding KIND LINE [X[,Y,Z]]
+                                  a checked-mode finding of KIND (its JSON
+                                  "kind": out-of-bounds, misaligned, ...)
+                                  at source LINE, read from
+                                  LANEWISE_CHECK_JSON; with X[,Y,Z], first
+                                  reported for that global id
 
 OPTIONS
     --kernel NAME

@@ -12,12 +12,18 @@
 #                             buffer needs one (whitespace does not count)
 #   expect-exit N             the exit status (default 0)
 #   expect-stderr TEXT        text that standard error must contain
-#   expect-finding KIND LINE  a finding of the checked mode: the run writes
+#   expect-finding KIND LINE [X[,Y[,Z]]]
+#                             a finding of the checked mode: the run writes
 #                             its findings as JSON lines ({"kind": ...,
-#                             "line": ...}) to LANEWISE_CHECK_JSON, and the
-#                             distinct (kind, line) pairs there must be
-#                             exactly the expected ones. A case without
-#                             expect-finding lines must have no finding.
+#                             "line": ..., "global_id": [x, y, z], ...}) to
+#                             LANEWISE_CHECK_JSON, and the distinct (kind,
+#                             line) pairs there must be exactly the expected
+#                             ones. KIND is the finding's "kind"
+#                             (out-of-bounds, misaligned, division-by-zero,
+#                             ...). With X[,Y[,Z]] (missing ids are 0), the
+#                             first finding of that kind and line must be
+#                             that work-item's. A case without expect-finding
+#                             lines must have no finding.
 cmake_minimum_required(VERSION 3.25)
 
 foreach(variable LANEWISE CASE WORK_DIR)
@@ -42,6 +48,7 @@ set(expected_exit 0)
 set(expected_names)
 set(expected_stderr)
 set(expected_findings)
+set(expected_work_items)
 foreach(line IN LISTS case_lines)
   # Comments as 'lanewise run' reads them: from a '#' at the start or after a blank.
   string(REGEX REPLACE "(^|[ \t])#.*$" "" line "${line}")
@@ -54,11 +61,27 @@ foreach(line IN LISTS case_lines)
     set(expected_exit ${CMAKE_MATCH_1})
   elseif(line MATCHES "^[ \t]*expect-stderr[ \t]+(.*[^ \t])[ \t]*$")
     list(APPEND expected_stderr "${CMAKE_MATCH_1}")
-  elseif(line MATCHES "^[ \t]*expect-finding[ \t]+([A-Za-z_]+)[ \t]+([0-9]+)[ \t]*$")
-    list(APPEND expected_findings "${CMAKE_MATCH_1}:${CMAKE_MATCH_2}")
+  elseif(line MATCHES
+         "^[ \t]*expect-finding[ \t]+([A-Za-z_-]+)[ \t]+([0-9]+)([ \t]+([0-9]+(,[0-9]+)?(,[0-9]+)?))?[ \t]*$")
+    set(finding "${CMAKE_MATCH_1}:${CMAKE_MATCH_2}")
+    list(APPEND expected_findings "${finding}")
+    if(NOT "${CMAKE_MATCH_4}" STREQUAL "")
+      # The work-item as x,y,z, the missing ids 0.
+      string(REPLACE "," ";" ids "${CMAKE_MATCH_4}")
+      list(LENGTH ids count)
+      while(count LESS 3)
+        list(APPEND ids 0)
+        math(EXPR count "${count} + 1")
+      endwhile()
+      list(JOIN ids "," ids)
+      list(APPEND expected_work_items "${finding}")
+      string(MAKE_C_IDENTIFIER "${finding}" key)
+      set(expected_work_item_${key} "${ids}")
+    endif()
   elseif(line MATCHES "^[ \t]*expect")
-    fail("cannot read '${line}' (expect NAME = {...}, expect-exit N, expect-stderr TEXT, "
-         "expect-finding KIND LINE)")
+    set(forms "expect NAME = {...}, expect-exit N, expect-stderr TEXT, ")
+    string(APPEND forms "expect-finding KIND LINE [X[,Y[,Z]]]")
+    fail("cannot read '${line}' (${forms})")
   endif()
 endforeach()
 
@@ -134,7 +157,22 @@ if(EXISTS ${findings_file})
     if(json_error OR json_error_line)
       fail("cannot read finding '${line}' of ${findings_file}: ${json_error} ${json_error_line}")
     endif()
-    list(APPEND found_findings "${kind}:${source_line}")
+    set(finding "${kind}:${source_line}")
+    list(APPEND found_findings "${finding}")
+    # The work-item of the first finding of each (kind, line).
+    string(MAKE_C_IDENTIFIER "${finding}" key)
+    if(NOT DEFINED found_work_item_${key})
+      set(ids)
+      foreach(index 0 1 2)
+        string(JSON id ERROR_VARIABLE json_error_id GET "${line}" global_id ${index})
+        if(json_error_id)
+          set(id "?")
+        endif()
+        list(APPEND ids ${id})
+      endforeach()
+      list(JOIN ids "," ids)
+      set(found_work_item_${key} "${ids}")
+    endif()
   endforeach()
   list(REMOVE_DUPLICATES found_findings)
 elseif(expected_findings)
@@ -148,5 +186,12 @@ if(NOT "${found_findings}" STREQUAL "${expected_findings}")
   list(JOIN expected_findings ", " expected_text)
   fail("findings (KIND:LINE): ${found_text}, expected: ${expected_text}.\n${report}")
 endif()
+foreach(finding IN LISTS expected_work_items)
+  string(MAKE_C_IDENTIFIER "${finding}" key)
+  if(NOT "${found_work_item_${key}}" STREQUAL "${expected_work_item_${key}}")
+    set(ids "(${found_work_item_${key}}), expected (${expected_work_item_${key}})")
+    fail("finding ${finding} is first reported for global id ${ids}.\n${report}")
+  endif()
+endforeach()
 
 message(STATUS "case ${case_name}: passed")

@@ -8,8 +8,8 @@ echo "out = {1, 2, 3}"
 echo "note: a line that is not a buffer"
 echo "flags = {0, 1}"
 cat > "$LANEWISE_CHECK_JSON" <<'JSON'
-{"kind": "bounds", "line": 12, "kernel": "k", "message": "write of 4 bytes at offset 16 of a 16-byte buffer"}
-{"kind": "bounds", "line": 12, "kernel": "k", "message": "write of 4 bytes at offset 20 of a 16-byte buffer"}
+{"kind":"out-of-bounds","kernel":"k","line":12,"global_id":[4,1,0],"message":"write of 4 bytes in global memory, 0 bytes past the end of argument 0 'out' (16 bytes)"}
+{"kind":"out-of-bounds","kernel":"k","line":12,"global_id":[5,1,0],"message":"write of 4 bytes in global memory, 4 bytes past the end of argument 0 'out' (16 bytes)"}
 
-{"kind": "races", "line": 20, "kernel": "k"}
+{"kind": "division-by-zero", "line": 20, "kernel": "k", "global_id": [7, 0, 0]}
 JSON
