@@ -91,6 +91,7 @@ struct Terminator {
   // destination is written (through the phi's staging register).
   std::vector<std::vector<RegisterCopy>> edgeCopies;
   std::uint32_t barrierSemantics = 0;
+  std::uint32_t checkSite = 0; // Barrier, under the barrier check: its site (runtime/check.h)
 };
 
 struct Block {

@@ -103,6 +103,8 @@ std::string_view findingName(FindingKind kind) {
     return "division-by-zero";
   case FindingKind::DivisionOverflow:
     return "division-overflow";
+  case FindingKind::BarrierDivergence:
+    return "barrier-divergence";
   }
   return "?";
 }
@@ -374,6 +376,11 @@ void CheckSession::reportDivision(const ExecutionState &s, std::uint32_t lane, s
          overflow ? "signed integer division of the minimum value by -1 overflows"
                   : "integer division or remainder by zero",
          0, false);
+}
+
+void CheckSession::reportBarrier(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                                 const std::string &detail) {
+  report(s, lane, site, FindingKind::BarrierDivergence, detail, 0, false);
 }
 
 void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,

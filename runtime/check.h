@@ -99,6 +99,7 @@ enum class FindingKind : std::uint8_t {
   Misaligned,
   DivisionByZero,
   DivisionOverflow,
+  BarrierDivergence,
 };
 std::string_view findingName(FindingKind kind);
 
@@ -126,6 +127,9 @@ public:
                    std::uint64_t address, std::uint64_t bytes);
   void reportDivision(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                       bool overflow);
+  // A work-group barrier that lane `lane` did not reach with the others.
+  void reportBarrier(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                     const std::string &detail);
 
   bool aborted() const { return aborted_.load(std::memory_order_relaxed); }
   // Prints the summary of suppressed repeats; called when the launch ends.

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -287,6 +288,63 @@ void prepareContext(WorkerContext &context, const LaunchPlan &plan) {
   }
 }
 
+// Under the barrier check, when every warp of a work-group has stopped and
+// some wait at a barrier: every work-item must wait at the same barrier
+// (OpenCL C 3.0, 6.15.8: a barrier must be reached by all work-items of the
+// work-group, in the same control flow). A work-item that returned, or that
+// waits at another barrier, is reported.
+template <typename ControlOf>
+void checkBarrier(const KernelCode &code, const std::vector<ExecutionState> &states,
+                  std::uint32_t warps, ControlOf &&controlOf, CheckSession &session) {
+  const std::size_t words = maskWords(code.width);
+  const auto blocks = static_cast<std::uint32_t>(code.blocks.size());
+  constexpr std::uint32_t none = UINT32_MAX;
+  std::uint32_t barrierBlock = none;
+  std::uint64_t waiting = 0, total = 0;
+  struct Lane {
+    std::uint32_t warp = none, lane = 0, block = none;
+  } missing, elsewhere;
+  for (std::uint32_t warp = 0; warp < warps; ++warp) {
+    const LaneControl control = controlOf(warp);
+    const ExecutionState &s = states[warp];
+    total += s.laneCount;
+    for (std::uint32_t lane = 0; lane < s.laneCount; ++lane) {
+      const std::uint64_t bit = std::uint64_t(1) << (lane % 64);
+      if (!(control.atBarrier[lane / 64] & bit)) {
+        if (missing.warp == none)
+          missing = {warp, lane, none};
+        continue;
+      }
+      ++waiting;
+      std::uint32_t block = 0;
+      while (block < blocks && !(control.waiting[block * words + lane / 64] & bit))
+        ++block;
+      if (barrierBlock == none)
+        barrierBlock = block;
+      else if (block != barrierBlock && elsewhere.warp == none)
+        elsewhere = {warp, lane, block};
+    }
+  }
+  if (barrierBlock == none || barrierBlock == 0)
+    return;
+  const std::uint32_t site = code.blocks[barrierBlock - 1].terminator.checkSite;
+  if (elsewhere.warp != none && elsewhere.block > 0) {
+    session.reportBarrier(states[elsewhere.warp], elsewhere.lane,
+                          code.blocks[elsewhere.block - 1].terminator.checkSite,
+                          "work-items of one work-group wait at different barriers: this "
+                          "work-item waits here while others wait at another barrier");
+  }
+  if (missing.warp != none) {
+    char detail[256];
+    std::snprintf(detail, sizeof detail,
+                  "barrier reached by %llu of the %llu work-items of the work-group; the "
+                  "work-item named returned without reaching it",
+                  static_cast<unsigned long long>(waiting),
+                  static_cast<unsigned long long>(total));
+    session.reportBarrier(states[missing.warp], missing.lane, site, detail);
+  }
+}
+
 void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t linearGroup) {
   const KernelCode &code = plan.code;
   const NDRange &range = plan.range;
@@ -376,6 +434,8 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     }
     if (!anyAtBarrier)
       return;
+    if (plan.check && code.checks->checks.has(Check::Barriers))
+      checkBarrier(code, states, warps, controlOf, *plan.check);
     for (std::uint32_t warp = 0; warp < warps; ++warp) {
       LaneControl control = controlOf(warp);
       releaseBarrier(states[warp], control);

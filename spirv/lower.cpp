@@ -1005,6 +1005,9 @@ runtime::KernelCode KernelLowering::run() {
             static_cast<uint32_t>(code_.instructions.size()) - ending.firstInstruction;
         ending.terminator.kind = runtime::Terminator::Kind::Barrier;
         ending.terminator.target = {piece + 1};
+        if (checking(runtime::Check::Barriers))
+          ending.terminator.checkSite =
+              addSite(instruction, 0, runtime::CheckSite::Space::Generic, false);
         ending.terminator.edgeCopies.resize(1);
         code_.hasBarrier = true;
         ++piece;

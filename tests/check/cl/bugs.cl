@@ -118,6 +118,26 @@ kernel void vstore_past_end(global float *out) {
   vstore4((float4)(1.0f), get_global_id(0) + 1, out); // BUG
 }
 
+kernel void barrier_in_divergent_branch(global int *out) {
+  size_t l = get_local_id(0);
+  if (l < 8)
+    barrier(CLK_LOCAL_MEM_FENCE); // BUG
+  out[get_global_id(0)] = (int)l;
+}
+
+kernel void different_barriers(global int *out) {
+  size_t i = get_global_id(0);
+  if (get_local_id(0) % 2) {
+    out[i] = 1;
+    barrier(CLK_GLOBAL_MEM_FENCE); // BUG
+    out[i] = out[i] + 1;
+  } else {
+    out[i] = 2;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    out[i] = out[i] * 3;
+  }
+}
+
 // Correct kernels: no finding.
 kernel void correct_stencil(global const float *in, global float *out, local float *tile) {
   size_t g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
