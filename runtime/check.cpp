@@ -105,6 +105,10 @@ std::string_view findingName(FindingKind kind) {
     return "division-overflow";
   case FindingKind::BarrierDivergence:
     return "barrier-divergence";
+  case FindingKind::SubgroupDivergence:
+    return "subgroup-divergence";
+  case FindingKind::SubgroupBadLane:
+    return "subgroup-bad-lane";
   }
   return "?";
 }
@@ -376,6 +380,11 @@ void CheckSession::reportDivision(const ExecutionState &s, std::uint32_t lane, s
          overflow ? "signed integer division of the minimum value by -1 overflows"
                   : "integer division or remainder by zero",
          0, false);
+}
+
+void CheckSession::reportSubgroup(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                                  FindingKind kind, const std::string &detail) {
+  report(s, lane, site, kind, detail, 0, false);
 }
 
 void CheckSession::reportBarrier(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,

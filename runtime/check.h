@@ -100,6 +100,8 @@ enum class FindingKind : std::uint8_t {
   DivisionByZero,
   DivisionOverflow,
   BarrierDivergence,
+  SubgroupDivergence, // a uniform-only sub-group operation reached by part of a sub-group
+  SubgroupBadLane,    // a shuffle or broadcast reading an inactive or out-of-range lane
 };
 std::string_view findingName(FindingKind kind);
 
@@ -127,6 +129,8 @@ public:
                    std::uint64_t address, std::uint64_t bytes);
   void reportDivision(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                       bool overflow);
+  void reportSubgroup(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                      FindingKind kind, const std::string &detail);
   // A work-group barrier that lane `lane` did not reach with the others.
   void reportBarrier(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                      const std::string &detail);

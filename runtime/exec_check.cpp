@@ -1,9 +1,13 @@
 // The instructions of the checked mode (runtime/check.h): they validate each
 // active lane before the operation they guard and report what is wrong.
+#include "builtins/subgroup.h"
 #include "runtime/check.h"
 #include "runtime/handlers.h"
 #include "runtime/shapes.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -65,7 +69,60 @@ template <typename T> struct CheckDivision {
   }
 };
 
+// Sub-group operations. immediate: bits 0-7 the mode (0: an operation all
+// lanes of a sub-group must reach together; 1: a read of another lane),
+// bits 8-15 the builtins::LaneSource, 16-23 the index's bytes, bit 24 a
+// varying index (operand[0]).
+void checkSubgroup(const Instruction &in, ExecutionState &s) {
+  const std::uint32_t size = s.group->subgroupSize;
+  const std::uint32_t mode = in.immediate & 0xFF;
+  char detail[256];
+  if (mode == 0) {
+    for (std::uint32_t first = 0; first < s.laneCount; first += size) {
+      const std::uint32_t end = std::min(first + size, s.laneCount);
+      std::uint32_t active = 0, absent = end;
+      for (std::uint32_t lane = first; lane < end; ++lane) {
+        if (s.isActive(lane))
+          ++active;
+        else if (absent == end)
+          absent = lane;
+      }
+      if (active == 0 || absent == end)
+        continue;
+      std::snprintf(detail, sizeof detail,
+                    "a sub-group operation that every work-item of the sub-group must reach "
+                    "together was reached by %u of its %u work-items; the work-item named did "
+                    "not reach it",
+                    active, end - first);
+      s.check->reportSubgroup(s, absent, in.aux, FindingKind::SubgroupDivergence, detail);
+    }
+    return;
+  }
+  const auto kind = static_cast<builtins::LaneSource>((in.immediate >> 8) & 0xFF);
+  const std::uint32_t indexBytes = (in.immediate >> 16) & 0xFF;
+  const bool varying = (in.immediate >> 24) & 1;
+  const std::byte *index = s.registers + in.operand[0];
+  forActiveLanes(s, [&](std::uint32_t lane) {
+    const std::uint32_t first = lane / size * size;
+    const std::uint32_t count = std::min(first + size, s.laneCount) - first;
+    std::uint64_t operand = 0;
+    std::memcpy(&operand, index + (varying ? lane : 0) * indexBytes, indexBytes);
+    const builtins::SourceLane source =
+        builtins::sourceLane(kind, lane - first, operand, count, 0);
+    if (source.lane < count && s.isActive(first + source.lane))
+      return;
+    std::snprintf(detail, sizeof detail,
+                  "reads sub-group lane %lld of a sub-group of %u work-items, which %s",
+                  static_cast<long long>(static_cast<std::int32_t>(source.lane)), count,
+                  source.lane < count ? "did not reach this operation (inactive)"
+                                      : "is out of range");
+    s.check->reportSubgroup(s, lane, in.aux, FindingKind::SubgroupBadLane, detail);
+  });
+}
+
 } // namespace
+
+Handler checkSubgroupHandler() { return &checkSubgroup; }
 
 Handler checkAccessHandler(bool varying) {
   return varying ? &checkAccess<true> : &checkAccess<false>;

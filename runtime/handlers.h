@@ -178,4 +178,7 @@ Handler checkAccessHandler(bool varying);
 // The division check: operand[0] / operand[1], aux the site, immediate 1
 // for signed division; writes no result.
 Handler checkDivisionHandler(Scalar type, const Shape &shape);
+// The sub-group checks: a uniform-only operation reached by part of a
+// sub-group, a read of an inactive or out-of-range lane (see exec_check.cpp).
+Handler checkSubgroupHandler();
 } // namespace lanewise::runtime

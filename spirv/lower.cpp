@@ -2067,9 +2067,35 @@ void KernelLowering::lowerSubgroup(const Instruction &instruction) {
                             ") are not supported");
   };
   using builtins::LaneSource;
+  if (checking(runtime::Check::Subgroups)) {
+    switch (op) {
+    case spv::OpGroupAll:
+    case spv::OpGroupAny:
+    case spv::OpGroupBroadcast:
+    case spv::OpGroupIAdd:
+    case spv::OpGroupFAdd:
+    case spv::OpGroupSMin:
+    case spv::OpGroupUMin:
+    case spv::OpGroupFMin:
+    case spv::OpGroupSMax:
+    case spv::OpGroupUMax:
+    case spv::OpGroupFMax:
+      // Not the non-uniform forms: these must be reached by the whole sub-group.
+      emit(runtime::checkSubgroupHandler(), 0, {}, 1,
+           addSite(instruction, 0, runtime::CheckSite::Space::Generic, false), 0);
+      break;
+    default:
+      break;
+    }
+  }
   auto shuffle = [&](LaneSource kind, const Value &input, const Value *index,
                      const Value *second) {
     const Value &r = values_.at(instruction.result);
+    if (index && checking(runtime::Check::Subgroups))
+      emit(runtime::checkSubgroupHandler(), 0, {index->offset}, 1,
+           addSite(instruction, 0, runtime::CheckSite::Space::Generic, false),
+           1 | (uint64_t(kind) << 8) | (uint64_t(index->elementBytes()) << 16) |
+               (uint64_t(index->varying) << 24));
     const uint64_t flags = (input.varying ? 1 : 0) | (index && index->varying ? 2 : 0) |
                            (second && second->varying ? 4 : 0);
     emit(runtime::subgroupShuffleHandler(r.elementBytes()), r.offset,

@@ -401,6 +401,30 @@ TEST_P(CheckedMode, WorkItemsAtDifferentBarriers) {
   expectFinding(run(k, {32}, {16}), "barrier-divergence", "different_barriers", {1, 0, 0});
 }
 
+// Sub-groups are 16 work-items unless a kernel requires another size.
+TEST_P(CheckedMode, UniformSubgroupOperationInDivergentControlFlow) {
+  cl_kernel k = kernel("subgroup_reduce_in_branch");
+  arg(k, 0, buffer(std::vector<int>(32)));
+  // Work-items 0 to 3 reach sub_group_reduce_add; 4 is the first that does not.
+  expectFinding(run(k, {32}, {32}), "subgroup-divergence", "subgroup_reduce_in_branch",
+                {4, 0, 0});
+}
+
+TEST_P(CheckedMode, ShuffleFromOutsideTheSubgroup) {
+  cl_kernel k = kernel("shuffle_out_of_range");
+  arg(k, 0, buffer(std::vector<int>(32)));
+  // Lane 13 reads lane 16 of a 16-lane sub-group.
+  expectFinding(run(k, {32}, {32}), "subgroup-bad-lane", "shuffle_out_of_range", {13, 0, 0});
+}
+
+TEST_P(CheckedMode, ShuffleFromAnInactiveLane) {
+  cl_kernel k = kernel("shuffle_from_inactive_lane");
+  arg(k, 0, buffer(std::vector<int>(32)));
+  // Even lanes read odd lanes, which did not take the branch.
+  expectFinding(run(k, {32}, {32}), "subgroup-bad-lane", "shuffle_from_inactive_lane",
+                {0, 0, 0});
+}
+
 TEST_P(CheckedMode, CorrectKernelsHaveNoFindings) {
   cl_kernel stencil = kernel("correct_stencil");
   arg(stencil, 0, buffer(std::vector<float>(64, 1.0f)));

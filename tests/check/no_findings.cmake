@@ -1,10 +1,12 @@
-# Runs the kernel test binary with checks on (LANEWISE_CHECK from the test's
-# environment) and fails if it fails or if the checked mode reports anything.
+# Runs the kernel test binary (TESTS) with the checks CHECKS on, over the
+# tests FILTER selects, and fails if a test fails or if the checked mode
+# reports anything (REPORT receives the text report).
 file(REMOVE ${REPORT})
+set(ENV{LANEWISE_CHECK} ${CHECKS})
 set(ENV{LANEWISE_CHECK_FILE} ${REPORT})
-execute_process(COMMAND ${TESTS} --gtest_brief=1 RESULT_VARIABLE status)
+execute_process(COMMAND ${TESTS} --gtest_brief=1 --gtest_filter=${FILTER} RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
-  message(FATAL_ERROR "the kernel tests failed under LANEWISE_CHECK=$ENV{LANEWISE_CHECK}")
+  message(FATAL_ERROR "the kernel tests failed under LANEWISE_CHECK=${CHECKS}")
 endif()
 if(EXISTS ${REPORT})
   file(READ ${REPORT} findings)

@@ -138,6 +138,26 @@ kernel void different_barriers(global int *out) {
   }
 }
 
+kernel void subgroup_reduce_in_branch(global int *out) {
+  int v = (int)get_global_id(0);
+  if (get_sub_group_local_id() < 4)
+    v = sub_group_reduce_add(v); // BUG
+  out[get_global_id(0)] = v;
+}
+
+kernel void shuffle_out_of_range(global int *out) {
+  uint l = get_sub_group_local_id();
+  out[get_global_id(0)] = sub_group_shuffle((int)l, l + 3); // BUG
+}
+
+kernel void shuffle_from_inactive_lane(global int *out) {
+  uint l = get_sub_group_local_id();
+  int v = -1;
+  if (l % 2 == 0)
+    v = sub_group_shuffle((int)l * 10, l + 1); // BUG
+  out[get_global_id(0)] = v;
+}
+
 // Correct kernels: no finding.
 kernel void correct_stencil(global const float *in, global float *out, local float *tile) {
   size_t g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
