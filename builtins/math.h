@@ -56,29 +56,59 @@ constexpr bool only32Bit(Math f) {
   return f == Math::SMul24 || f == Math::UMul24 || f == Math::SMad24 || f == Math::UMad24;
 }
 
-// sin(pi x), exact at integers and half-integers.
-template <typename C> C sinpi(C x) {
+// A wider type to compute in where T's own precision or range would not do:
+// double for half and float, long double (64-bit significand) for double.
+template <typename T> using Wide = std::conditional_t<sizeof(T) == 8, long double, double>;
+
+// sin(pi x) and cos(pi x) in Wide<C>, exact at integers and half-integers.
+// x is reduced exactly to a in [0, 1/4] (remainder, reflections about 1/2
+// and 1/4) before the multiplication by pi, so the result has the wide
+// type's relative accuracy even next to the zeros: sin(pi x) for x a few ulp
+// from an integer is not computed as the sine of a rounded pi x.
+template <typename C> Wide<C> sinpiWide(C x) {
+  using W = Wide<C>;
   if (std::isinf(x))
-    return C(NAN);
+    return W(NAN);
   const C r = std::remainder(x, C(2)); // in [-1, 1]
   if (r == 0 || std::fabs(r) == 1)
-    return std::copysign(C(0), x);
-  return C(std::sin(double(r) * M_PI));
+    return std::copysign(W(0), W(x));
+  C a = std::fabs(r);
+  if (a > C(0.5))
+    a = C(1) - a; // sin(pi a) = sin(pi (1 - a)); exact
+  const W pi = W(3.14159265358979323846264338327950288L);
+  const W s = a <= C(0.25) ? std::sin(W(a) * pi) : std::cos(W(C(0.5) - a) * pi);
+  return std::copysign(s, W(r));
+}
+template <typename C> Wide<C> cospiWide(C x) {
+  using W = Wide<C>;
+  if (std::isinf(x))
+    return W(NAN);
+  C a = std::fabs(std::remainder(x, C(2))); // in [0, 1]
+  if (a == C(0.5))
+    return W(0);
+  if (a == 0)
+    return W(1);
+  if (a == 1)
+    return W(-1);
+  W sign = 1;
+  if (a > C(0.5)) { // cos(pi a) = -cos(pi (1 - a)); exact
+    a = C(1) - a;
+    sign = -1;
+  }
+  const W pi = W(3.14159265358979323846264338327950288L);
+  const W c = a <= C(0.25) ? std::cos(W(a) * pi) : std::sin(W(C(0.5) - a) * pi);
+  return sign * c;
 }
 
+// sin(pi x), exact at integers and half-integers.
+template <typename C> C sinpi(C x) { return C(sinpiWide(x)); }
+
 // cos(pi x), exact at integers and half-integers.
-template <typename C> C cospi(C x) {
-  if (std::isinf(x))
-    return C(NAN);
-  const C r = std::fabs(std::remainder(x, C(2))); // in [0, 1]
-  if (r == C(0.5))
-    return C(0);
-  if (r == 0)
-    return C(1);
-  if (r == 1)
-    return C(-1);
-  return C(std::cos(double(r) * M_PI));
-}
+template <typename C> C cospi(C x) { return C(cospiWide(x)); }
+
+// tan(pi x) = sin(pi x) / cos(pi x), rounded once: ±0 at integers (the sign
+// of x for even, the opposite for odd ones), ±inf at half-integers.
+template <typename C> C tanpi(C x) { return C(sinpiWide(x) / cospiWide(x)); }
 
 // fmax / fmin (OpenCL C 3.0, 6.15.2): if one argument is a NaN, the other
 // argument, whether the NaN is quiet or signalling (the C library's fmax and
@@ -133,10 +163,6 @@ enum class MixedMath : std::uint8_t {
   Nan,            // the unsigned integer of T's width -> T
   Upsample,       // (T, T) -> the integer of twice T's width
 };
-
-// A wider type to compute in where T's own precision or range would not do:
-// double for half and float, long double (64-bit significand) for double.
-template <typename T> using Wide = std::conditional_t<sizeof(T) == 8, long double, double>;
 
 // ilogb; OpenCL C defines FP_ILOGB0 as INT_MIN and FP_ILOGBNAN as INT_MAX.
 template <typename T> std::int32_t ilogb(T value) {
@@ -341,15 +367,16 @@ template <Math F, typename T> T apply1(T value) {
       return T(std::log2(x));
     else if constexpr (F == Math::Log10)
       return T(std::log10(x));
-    // Double sine and cosine go through long double: glibc's sin and cos
-    // err by up to 8 ulp where x is within 2^-61 of a multiple of pi / 2,
-    // and OpenCL C 3.0 (7.4) allows 4.
+    // Double sine, cosine and tangent go through long double: glibc's sin
+    // and cos err by up to 8 ulp where x is within 2^-61 of a multiple of
+    // pi / 2, and OpenCL C 3.0 (7.4) allows 4; its tan errs by 14 ulp at
+    // 0x1.6ac5b262ca1ffp+849, where 5 are allowed.
     else if constexpr (F == Math::Sin)
       return T(sizeof(C) == 8 ? C(std::sin((long double)x)) : std::sin(x));
     else if constexpr (F == Math::Cos)
       return T(sizeof(C) == 8 ? C(std::cos((long double)x)) : std::cos(x));
     else if constexpr (F == Math::Tan)
-      return T(std::tan(x));
+      return T(sizeof(C) == 8 ? C(std::tan((long double)x)) : std::tan(x));
     else if constexpr (F == Math::Tanh)
       return T(std::tanh(x));
     else if constexpr (F == Math::Exp10)
@@ -381,7 +408,7 @@ template <Math F, typename T> T apply1(T value) {
     else if constexpr (F == Math::Cospi)
       return T(cospi(x));
     else if constexpr (F == Math::Tanpi)
-      return T(sinpi(x) / cospi(x));
+      return T(tanpi(x));
     else if constexpr (F == Math::Asinpi)
       return T(std::asin(x) / C(M_PI));
     else if constexpr (F == Math::Acospi)
@@ -389,7 +416,8 @@ template <Math F, typename T> T apply1(T value) {
     else if constexpr (F == Math::Atanpi)
       return T(std::atan(x) / C(M_PI));
     else if constexpr (F == Math::Cbrt)
-      return T(std::cbrt(x));
+      // glibc's double cbrt errs by up to 3 ulp (2 allowed): long double.
+      return T(sizeof(C) == 8 ? C(std::cbrt((long double)x)) : std::cbrt(x));
     else if constexpr (F == Math::Erf)
       return T(std::erf(x));
     else if constexpr (F == Math::Erfc)
