@@ -1,7 +1,8 @@
 // Floating-point math, common and half_ / native_ functions on float and
-// floatn (tests/kernels/math_test.cpp).
+// floatn, and the math and common functions on double and doublen
+// (tests/kernels/math_test.cpp).
 //
-// One kernel per function, m_NAME, computing r = NAME(a[, b[, c]]) over
+// One kernel per function, m_NAME (d_NAME on double and doublen), computing r = NAME(a[, b[, c]]) over
 // packed arrays: work-item i handles elements width * i to width * i +
 // width - 1 with vloadn / vstoren (a plain load and store for width 1). The
 // width (1, 2, 3, 4, 8 or 16) is a kernel argument, uniform across the
@@ -11,8 +12,8 @@
 // clamp(floatn, float, float), step(float, floatn), ...): the scalar operand
 // of work-item i is element width * i of its array.
 
-#define DEFINE_UNARY(NAME)                                                                         \
-  kernel void m_##NAME(global const float *a, global float *r, int width) {                        \
+#define DEFINE_UNARY_OF(T, KERNEL, NAME)                                                           \
+  kernel void KERNEL(global const T *a, global T *r, int width) {                                  \
     size_t i = get_global_id(0);                                                                   \
     switch (width) {                                                                               \
     case 1:                                                                                        \
@@ -36,8 +37,8 @@
     }                                                                                              \
   }
 
-#define DEFINE_BINARY(NAME)                                                                        \
-  kernel void m_##NAME(global const float *a, global const float *b, global float *r, int width) { \
+#define DEFINE_BINARY_OF(T, KERNEL, NAME)                                                          \
+  kernel void KERNEL(global const T *a, global const T *b, global T *r, int width) {               \
     size_t i = get_global_id(0);                                                                   \
     switch (width) {                                                                               \
     case 1:                                                                                        \
@@ -61,9 +62,9 @@
     }                                                                                              \
   }
 
-#define DEFINE_TERNARY(NAME)                                                                       \
-  kernel void m_##NAME(global const float *a, global const float *b, global const float *c,        \
-                       global float *r, int width) {                                               \
+#define DEFINE_TERNARY_OF(T, KERNEL, NAME)                                                         \
+  kernel void KERNEL(global const T *a, global const T *b, global const T *c, global T *r,         \
+                     int width) {                                                                  \
     size_t i = get_global_id(0);                                                                   \
     switch (width) {                                                                               \
     case 1:                                                                                        \
@@ -86,6 +87,10 @@
       break;                                                                                       \
     }                                                                                              \
   }
+
+#define DEFINE_UNARY(NAME) DEFINE_UNARY_OF(float, m_##NAME, NAME)
+#define DEFINE_BINARY(NAME) DEFINE_BINARY_OF(float, m_##NAME, NAME)
+#define DEFINE_TERNARY(NAME) DEFINE_TERNARY_OF(float, m_##NAME, NAME)
 
 // ---- one operand ------------------------------------------------------------
 DEFINE_UNARY(acos)
@@ -251,3 +256,74 @@ kernel void m_divergent(global const float *a, global const float *b, global con
   if (p & 4)
     vstore4(fma(vload4(i, a), vload4(i, b), vload4(i, c)), i, r4);
 }
+
+// ---- double and doublen -----------------------------------------------------
+// d_NAME: the functions above other than half_ and native_, on double.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define DEFINE_UNARY_D(NAME) DEFINE_UNARY_OF(double, d_##NAME, NAME)
+#define DEFINE_BINARY_D(NAME) DEFINE_BINARY_OF(double, d_##NAME, NAME)
+#define DEFINE_TERNARY_D(NAME) DEFINE_TERNARY_OF(double, d_##NAME, NAME)
+DEFINE_UNARY_D(acos)
+DEFINE_UNARY_D(acosh)
+DEFINE_UNARY_D(acospi)
+DEFINE_UNARY_D(asin)
+DEFINE_UNARY_D(asinh)
+DEFINE_UNARY_D(asinpi)
+DEFINE_UNARY_D(atan)
+DEFINE_UNARY_D(atanh)
+DEFINE_UNARY_D(atanpi)
+DEFINE_UNARY_D(cbrt)
+DEFINE_UNARY_D(ceil)
+DEFINE_UNARY_D(cos)
+DEFINE_UNARY_D(cosh)
+DEFINE_UNARY_D(cospi)
+DEFINE_UNARY_D(erfc)
+DEFINE_UNARY_D(erf)
+DEFINE_UNARY_D(exp)
+DEFINE_UNARY_D(exp2)
+DEFINE_UNARY_D(exp10)
+DEFINE_UNARY_D(expm1)
+DEFINE_UNARY_D(fabs)
+DEFINE_UNARY_D(floor)
+DEFINE_UNARY_D(lgamma)
+DEFINE_UNARY_D(log)
+DEFINE_UNARY_D(log2)
+DEFINE_UNARY_D(log10)
+DEFINE_UNARY_D(log1p)
+DEFINE_UNARY_D(logb)
+DEFINE_UNARY_D(rint)
+DEFINE_UNARY_D(round)
+DEFINE_UNARY_D(rsqrt)
+DEFINE_UNARY_D(sin)
+DEFINE_UNARY_D(sinh)
+DEFINE_UNARY_D(sinpi)
+DEFINE_UNARY_D(sqrt)
+DEFINE_UNARY_D(tan)
+DEFINE_UNARY_D(tanh)
+DEFINE_UNARY_D(tanpi)
+DEFINE_UNARY_D(tgamma)
+DEFINE_UNARY_D(trunc)
+DEFINE_UNARY_D(degrees)
+DEFINE_UNARY_D(radians)
+DEFINE_UNARY_D(sign)
+DEFINE_BINARY_D(atan2)
+DEFINE_BINARY_D(atan2pi)
+DEFINE_BINARY_D(copysign)
+DEFINE_BINARY_D(fdim)
+DEFINE_BINARY_D(fmax)
+DEFINE_BINARY_D(fmin)
+DEFINE_BINARY_D(fmod)
+DEFINE_BINARY_D(hypot)
+DEFINE_BINARY_D(maxmag)
+DEFINE_BINARY_D(minmag)
+DEFINE_BINARY_D(nextafter)
+DEFINE_BINARY_D(pow)
+DEFINE_BINARY_D(remainder)
+DEFINE_BINARY_D(step)
+DEFINE_BINARY_D(max)
+DEFINE_BINARY_D(min)
+DEFINE_TERNARY_D(fma)
+DEFINE_TERNARY_D(mad)
+DEFINE_TERNARY_D(clamp)
+DEFINE_TERNARY_D(mix)
+DEFINE_TERNARY_D(smoothstep)
