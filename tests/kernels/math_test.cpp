@@ -61,7 +61,7 @@
 // operands (denormals, extremes, 2^52 and 2^53, the thresholds of exp, exp2,
 // exp10, sinh, cosh and tgamma, the hardest argument reduction) and random
 // operands over the whole double exponent range and the functions' ranges:
-// 4800 operand sets per function. Errors are measured as for float, in ulp
+// 9600 operand sets per function. Errors are measured as for float, in ulp
 // of double (2^-1074 below the smallest normal), from references rounded
 // once to double. Denormals must be right (double arithmetic on the device
 // is the host's).
@@ -1908,7 +1908,7 @@ const Function &doubleFunctionNamed(const std::string &name) {
   std::abort();
 }
 
-constexpr size_t doubleCount = 4800; // a multiple of every width
+constexpr size_t doubleCount = 9600; // a multiple of every width
 
 struct Expected {
   long double value; // the exact result to 64 bits (+-inf beyond long double's range)
@@ -2154,6 +2154,61 @@ TEST_P(MathDouble, EveryWidth) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Math, MathDouble, ::testing::ValuesIn(doubleParams()), paramName);
+
+// fmax(doublen, double) and the other forms with scalar operands.
+const Table &doubleScalarFormTable(const ScalarForm &form, int width) {
+  static std::map<std::pair<std::string, int>, std::unique_ptr<Table>> tables;
+  std::unique_ptr<Table> &t = tables[{form.function, width}];
+  if (t)
+    return *t;
+  const Function &f = doubleFunctionNamed(form.function);
+  const Table &base = tableOf(f);
+  t = std::make_unique<Table>(); // (prescribed values not checked: operands replaced)
+  for (int i = 0; i < 3; ++i) {
+    t->operand[i] = base.operand[i];
+    if (form.scalar[i])
+      for (size_t k = 0; k < doubleCount; ++k)
+        t->operand[i][k] = base.operand[i][k - k % size_t(width)];
+  }
+  t->expected.resize(doubleCount);
+  for (size_t k = 0; k < doubleCount; ++k)
+    t->expected[k] = reference(f, t->operand[0][k], t->operand[1][k], t->operand[2][k]);
+  return *t;
+}
+
+class MathDoubleScalarOperands : public MathDouble {};
+
+TEST_P(MathDoubleScalarOperands, EveryWidth) {
+  const ScalarForm *form = nullptr;
+  for (const ScalarForm &s : scalarForms)
+    if (GetParam().function == s.function)
+      form = &s;
+  ASSERT_NE(form, nullptr);
+  const std::string variant = GetParam().variant;
+  const Function &f = doubleFunctionNamed(form->function);
+  for (int width : widths) {
+    if (width == 1)
+      continue;
+    const Table &t = doubleScalarFormTable(*form, width);
+    const std::vector<double> got =
+        compute("d_" + f.name + "_s", f.arity, t.operand, width, variant);
+    ASSERT_EQ(got.size(), doubleCount);
+    check(f, t, got,
+          "double " + f.name + " scalar form width " + std::to_string(width) + " " +
+              variantName(variant));
+  }
+}
+
+std::vector<Param> doubleScalarParams() {
+  std::vector<Param> out;
+  for (const ScalarForm &form : scalarForms)
+    for (const char *v : {"", "-O0"})
+      out.push_back({form.function, v});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Math, MathDoubleScalarOperands, ::testing::ValuesIn(doubleScalarParams()),
+                         paramName);
 
 } // namespace fp64
 

@@ -8,7 +8,7 @@
 // width (1, 2, 3, 4, 8 or 16) is a kernel argument, uniform across the
 // NDRange, so one kernel covers every vector type of its function.
 //
-// m_NAME_s are the forms with scalar operands (fmax(floatn, float),
+// m_NAME_s (d_NAME_s) are the forms with scalar operands (fmax(floatn, float),
 // clamp(floatn, float, float), step(float, floatn), ...): the scalar operand
 // of work-item i is element width * i of its array.
 
@@ -195,8 +195,9 @@ DEFINE_TERNARY(smoothstep)
 // ---- scalar operands of vector functions ------------------------------------
 // EXPR(L) is the call, its vector operands loaded with L (vloadN) and its
 // scalar operands x[n], n = N * i.
-#define DEFINE_SCALAR_FORM(NAME, PARAMS, EXPR)                                                     \
-  kernel void m_##NAME##_s(PARAMS, global float *r, int width) {                                   \
+// (the parameters last: they expand to a list)
+#define DEFINE_SCALAR_FORM_OF(T, KERNEL, EXPR, ...)                                                \
+  kernel void KERNEL(__VA_ARGS__, global T *r, int width) {                                        \
     size_t i = get_global_id(0);                                                                   \
     switch (width) {                                                                               \
     case 2: {                                                                                      \
@@ -221,6 +222,9 @@ DEFINE_TERNARY(smoothstep)
     } break;                                                                                       \
     }                                                                                              \
   }
+
+#define DEFINE_SCALAR_FORM(NAME, PARAMS, EXPR)                                                     \
+  DEFINE_SCALAR_FORM_OF(float, m_##NAME##_s, EXPR, PARAMS)
 
 #define TWO global const float *a, global const float *b
 #define THREE global const float *a, global const float *b, global const float *c
@@ -327,3 +331,16 @@ DEFINE_TERNARY_D(mad)
 DEFINE_TERNARY_D(clamp)
 DEFINE_TERNARY_D(mix)
 DEFINE_TERNARY_D(smoothstep)
+
+#define DEFINE_SCALAR_FORM_D(NAME, PARAMS, EXPR)                                                   \
+  DEFINE_SCALAR_FORM_OF(double, d_##NAME##_s, EXPR, PARAMS)
+#define TWO_D global const double *a, global const double *b
+#define THREE_D global const double *a, global const double *b, global const double *c
+DEFINE_SCALAR_FORM_D(fmax, TWO_D, FMAX_S)
+DEFINE_SCALAR_FORM_D(fmin, TWO_D, FMIN_S)
+DEFINE_SCALAR_FORM_D(max, TWO_D, MAX_S)
+DEFINE_SCALAR_FORM_D(min, TWO_D, MIN_S)
+DEFINE_SCALAR_FORM_D(step, TWO_D, STEP_S)
+DEFINE_SCALAR_FORM_D(clamp, THREE_D, CLAMP_S)
+DEFINE_SCALAR_FORM_D(mix, THREE_D, MIX_S)
+DEFINE_SCALAR_FORM_D(smoothstep, THREE_D, SMOOTHSTEP_S)
