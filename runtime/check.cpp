@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <set>
 
 namespace lanewise::runtime {
@@ -109,6 +110,8 @@ std::string_view findingName(FindingKind kind) {
     return "subgroup-divergence";
   case FindingKind::SubgroupBadLane:
     return "subgroup-bad-lane";
+  case FindingKind::UninitialisedRead:
+    return "uninitialised-read";
   }
   return "?";
 }
@@ -244,9 +247,6 @@ bool CheckSession::checkAccess(const ExecutionState &s, std::uint32_t lane, std:
                   address % where.alignment);
     report(s, lane, site, FindingKind::Misaligned, detail, address, true);
   }
-  if (!checks.checks.has(Check::Bounds))
-    return true;
-
   // Which memory the address is in: generic pointers are resolved here.
   const WorkGroupInfo &group = *s.group;
   const auto arena = reinterpret_cast<std::uint64_t>(group.localArena);
@@ -262,6 +262,23 @@ bool CheckSession::checkAccess(const ExecutionState &s, std::uint32_t lane, std:
       space = CheckSite::Space::Global;
   }
 
+  if (checks.checks.has(Check::Bounds) &&
+      !inBounds(s, lane, site, address, bytes, space, arena, privateBase))
+    return false;
+  if (checks.checks.has(Check::Uninit) && !where.write && !where.skipsUninit)
+    checkInitialised(s, lane, site, address, bytes, space);
+  if (where.write)
+    noteWrite(s, address, where.writesPadding ? bytes / 3 * 4 : bytes);
+  return true;
+}
+
+bool CheckSession::inBounds(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                            std::uint64_t address, std::uint64_t bytes, CheckSite::Space space,
+                            std::uint64_t arena, std::uint64_t privateBase) {
+  const KernelChecks &checks = *code_.checks;
+  const CheckSite &where = checks.sites[site];
+  const char *access = where.write ? "write" : "read";
+  char detail[512];
   // The common case, a valid access, without building anything.
   if (space == CheckSite::Space::Local) {
     const std::uint64_t offset = address - arena;
@@ -372,6 +389,45 @@ bool CheckSession::checkAccess(const ExecutionState &s, std::uint32_t lane, std:
                       : "outside every buffer the kernel can access");
   report(s, lane, site, FindingKind::OutOfBounds, detail, address, true);
   return false;
+}
+
+// Shadow memory of the uninitialised-read check: one byte per byte of the
+// work-group's __local arena and private memory, 0 until written.
+std::uint8_t *CheckSession::shadowOf(const ExecutionState &s, std::uint64_t address,
+                                     std::uint64_t bytes) {
+  const WorkGroupInfo &g = *s.group;
+  const auto arena = reinterpret_cast<std::uint64_t>(g.localArena);
+  if (g.localShadow && address >= arena && address + bytes <= arena + g.localBytes)
+    return g.localShadow + (address - arena);
+  const auto privateMemory = reinterpret_cast<std::uint64_t>(g.privateMemory);
+  if (g.privateShadow && address >= privateMemory &&
+      address + bytes <= privateMemory + g.privateBytes)
+    return g.privateShadow + (address - privateMemory);
+  return nullptr;
+}
+
+void CheckSession::noteWrite(const ExecutionState &s, std::uint64_t address, std::uint64_t bytes) {
+  if (std::uint8_t *shadow = shadowOf(s, address, bytes))
+    std::memset(shadow, 1, bytes);
+}
+
+void CheckSession::checkInitialised(const ExecutionState &s, std::uint32_t lane,
+                                    std::uint32_t site, std::uint64_t address,
+                                    std::uint64_t bytes, CheckSite::Space space) {
+  const std::uint8_t *shadow = shadowOf(s, address, bytes);
+  if (!shadow)
+    return;
+  std::uint64_t first = 0;
+  while (first < bytes && shadow[first])
+    ++first;
+  if (first == bytes)
+    return;
+  char detail[256];
+  std::snprintf(detail, sizeof detail,
+                "read of %" PRIu64 " bytes of %s memory, byte %" PRIu64
+                " of which no work-item has written in this work-group",
+                bytes, space == CheckSite::Space::Local ? "local" : "private", first);
+  report(s, lane, site, FindingKind::UninitialisedRead, detail, address, true);
 }
 
 void CheckSession::reportDivision(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,

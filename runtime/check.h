@@ -64,6 +64,10 @@ struct CheckSite {
   std::uint32_t alignment = 0; // the access must be aligned to (0, 1: any)
   enum class Space : std::uint8_t { Global, Constant, Local, Private, Generic } space = Space::Generic;
   bool write = false;
+  bool skipsUninit = false; // a copy's source: copies carry uninitialised bytes along
+  // A whole 3-vector stored through a pointer to it: its 4-element slot
+  // counts as written, padding included (compilers load 3-vectors as 4).
+  bool writesPadding = false;
 };
 
 // The checks a kernel's code was built with and its sites (Instruction::aux
@@ -102,6 +106,7 @@ enum class FindingKind : std::uint8_t {
   BarrierDivergence,
   SubgroupDivergence, // a uniform-only sub-group operation reached by part of a sub-group
   SubgroupBadLane,    // a shuffle or broadcast reading an inactive or out-of-range lane
+  UninitialisedRead,  // local or private memory read before any write
 };
 std::string_view findingName(FindingKind kind);
 
@@ -135,6 +140,10 @@ public:
   void reportBarrier(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                      const std::string &detail);
 
+  // Marks [address, address + bytes) written, for the uninitialised-read
+  // check (copies and asynchronous copies that bypass the access checks).
+  static void noteWrite(const ExecutionState &s, std::uint64_t address, std::uint64_t bytes);
+
   bool aborted() const { return aborted_.load(std::memory_order_relaxed); }
   // Prints the summary of suppressed repeats; called when the launch ends.
   void finish();
@@ -146,6 +155,13 @@ public:
 
 private:
   struct Report;
+  bool inBounds(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                std::uint64_t address, std::uint64_t bytes, CheckSite::Space space,
+                std::uint64_t arena, std::uint64_t privateBase);
+  static std::uint8_t *shadowOf(const ExecutionState &s, std::uint64_t address,
+                                std::uint64_t bytes);
+  void checkInitialised(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                        std::uint64_t address, std::uint64_t bytes, CheckSite::Space space);
   void report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site, FindingKind kind,
               const std::string &detail, std::uint64_t address, bool hasAddress);
 

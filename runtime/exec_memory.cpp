@@ -2,6 +2,7 @@
 // asynchronous work-group copies (SPIR-V 1.4, 3.37.8 and 3.37.18). Pointers
 // are 64-bit host addresses; a load or store through a varying pointer is a
 // gather or scatter over the active lanes.
+#include "runtime/check.h"
 #include "runtime/handlers.h"
 #include "runtime/shapes.h"
 
@@ -154,8 +155,16 @@ void copyMemory(const Instruction &in, ExecutionState &s) {
       size = sizeBytes == 4 ? read<std::uint32_t>(reinterpret_cast<std::uint64_t>(p))
                             : read<std::uint64_t>(reinterpret_cast<std::uint64_t>(p));
     }
-    std::memmove(reinterpret_cast<void *>(destination[destinationVarying ? l : 0]),
-                 reinterpret_cast<const void *>(source[sourceVarying ? l : 0]), size);
+    const std::uint64_t to = destination[destinationVarying ? l : 0];
+    const std::uint64_t from = source[sourceVarying ? l : 0];
+    if (s.check) {
+      // A copy the checked mode stopped goes nowhere; one it let through
+      // initialises its destination.
+      if (to == CheckSession::writeSink() || from == CheckSession::readSink())
+        return;
+      CheckSession::noteWrite(s, to, size);
+    }
+    std::memmove(reinterpret_cast<void *>(to), reinterpret_cast<const void *>(from), size);
   });
 }
 
@@ -312,6 +321,8 @@ template <std::uint32_t ElementBytes> void asyncCopy(const Instruction &in, Exec
     const std::uint64_t from = source + (toLocal ? i * stride : i) * elementBytes;
     const std::uint64_t to = destination + (toLocal ? i : i * stride) * elementBytes;
     std::memcpy(reinterpret_cast<void *>(to), reinterpret_cast<const void *>(from), elementBytes);
+    if (s.check)
+      CheckSession::noteWrite(s, to, elementBytes);
   }
   (void)ElementBytes;
 }

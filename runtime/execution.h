@@ -28,6 +28,11 @@ struct WorkGroupInfo {
   std::uint32_t *asyncPerformed = nullptr;
   // Where printf keeps the launch's output (null if the kernel has none).
   PrintfLog *printfLog = nullptr;
+  // The checked mode's uninitialised-read shadows (runtime/check.h), or null:
+  // one byte per byte of the arena and of the group's private memory.
+  std::uint8_t *localShadow = nullptr, *privateShadow = nullptr;
+  std::byte *privateMemory = nullptr; // the group's, lane 0 first
+  std::uint64_t privateBytes = 0;
 };
 
 class CheckSession;

@@ -78,6 +78,7 @@ struct WorkerContext {
   std::vector<std::uint8_t> scratch;
   std::vector<ExecutionState> states;
   std::vector<std::uint32_t> asyncReached, asyncPerformed;
+  std::vector<std::uint8_t> localShadow, privateShadow; // the uninitialised-read check's
   LocalIds localIds;
 };
 
@@ -364,6 +365,17 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
   }
   group.localArena = context.localArena.get();
   group.localBytes = plan.localBytes;
+  if (plan.check && code.checks->checks.has(Check::Uninit)) {
+    // Nothing of this work-group's __local or private memory is written yet.
+    const std::size_t privateBytes =
+        std::size_t(code.memory.privateBytesPerLane) * plan.maxGroupLanes;
+    context.localShadow.assign(plan.localBytes, 0);
+    context.privateShadow.assign(privateBytes, 0);
+    group.localShadow = context.localShadow.data();
+    group.privateShadow = context.privateShadow.data();
+    group.privateMemory = context.privateMemory.get();
+    group.privateBytes = privateBytes;
+  }
   std::fill(context.asyncPerformed.begin(), context.asyncPerformed.end(), 0u);
   std::fill(context.asyncReached.begin(), context.asyncReached.end(), 0u);
   group.asyncPerformed = context.asyncPerformed.data();

@@ -509,9 +509,15 @@ private:
   // under the bounds or alignment check, a checked copy of `address`.
   uint32_t checkedAddress(const Value &pointer, uint32_t address, uint64_t bytes,
                           uint32_t alignment, bool write) {
-    if (!checking(runtime::Check::Bounds) && !checking(runtime::Check::Alignment))
+    if (!checking(runtime::Check::Bounds) && !checking(runtime::Check::Alignment) &&
+        !checking(runtime::Check::Uninit))
       return address;
     const uint32_t site = addSite(*current_, alignment, spaceOf(pointer.storage), write);
+    // A copy carries uninitialised bytes (struct padding) along: its source
+    // is not checked for them.
+    checks_->sites[site].skipsUninit = !write && (current_->opcode == spv::OpCopyMemory ||
+                                                  current_->opcode == spv::OpCopyMemorySized);
+    checks_->sites[site].writesPadding = write && bytes % 3 == 0 && alignment == bytes / 3 * 4;
     const uint32_t checked = allocate(8, pointer.varying);
     emit(runtime::checkAccessHandler(pointer.varying), checked, {address}, 1, site, bytes);
     return checked;
@@ -706,7 +712,8 @@ private:
   // Private variables whose address never escapes (only loaded from and
   // stored to) live in registers: a varying register holds each lane's
   // value, and a store is a copy into it for the active lanes.
-  std::unordered_set<uint32_t> promoted_;
+  std::unordered_set<uint32_t> promotable_; // only loaded and stored whole
+  std::unordered_set<uint32_t> promoted_;   // those that live in registers
   void findPromotableVariables() {
     std::unordered_set<uint32_t> candidates, escaped;
     for (const Block &block : flat_.blocks)
@@ -735,8 +742,12 @@ private:
         const Type &type = typeOf(module_, pointee);
         if (type.kind == Type::Kind::Struct || type.kind == Type::Kind::Array ||
             scalarForm(pointee, scalar, components))
-          promoted_.insert(id);
+          promotable_.insert(id);
       }
+    // Under the uninitialised-read check, private variables stay in memory,
+    // where the check sees them.
+    if (!options_.checks.has(runtime::Check::Uninit))
+      promoted_ = promotable_;
   }
 
   // Phi copies are parallel: an edge must read every source before it writes
@@ -2467,7 +2478,7 @@ std::optional<std::pair<uint32_t, uint64_t>> KernelLowering::constantPointer(uin
     // variable: one whose address does not escape and that only ever holds
     // one value holds that value at every load.
     const uint32_t variable = operands.at(0);
-    if (!promoted_.count(variable))
+    if (!promotable_.count(variable))
       return std::nullopt;
     std::optional<uint32_t> stored;
     bool single = true;

@@ -401,6 +401,22 @@ TEST_P(CheckedMode, WorkItemsAtDifferentBarriers) {
   expectFinding(run(k, {32}, {16}), "barrier-divergence", "different_barriers", {1, 0, 0});
 }
 
+TEST_P(CheckedMode, UninitialisedLocalMemory) {
+  cl_kernel k = kernel("uninitialised_local");
+  arg(k, 0, buffer(std::vector<int>(32)));
+  // Nobody writes tile[5]; work-item 10 reads it.
+  expectFinding(run(k, {32}, {16}), "uninitialised-read", "uninitialised_local", {10, 0, 0});
+}
+
+TEST_P(CheckedMode, UninitialisedPrivateMemory) {
+  cl_kernel k = kernel("uninitialised_private");
+  // a[0] and a[in[i + 16]] = a[1] are written; work-item 2 reads a[2].
+  std::vector<int> in(32, 1);
+  arg(k, 0, buffer(in));
+  arg(k, 1, buffer(std::vector<int>(16)));
+  expectFinding(run(k, {16}, {16}), "uninitialised-read", "uninitialised_private", {2, 0, 0});
+}
+
 // Sub-groups are 16 work-items unless a kernel requires another size.
 TEST_P(CheckedMode, UniformSubgroupOperationInDivergentControlFlow) {
   cl_kernel k = kernel("subgroup_reduce_in_branch");

@@ -158,6 +158,23 @@ kernel void shuffle_from_inactive_lane(global int *out) {
   out[get_global_id(0)] = v;
 }
 
+kernel void uninitialised_local(global int *out) {
+  local int tile[16];
+  size_t l = get_local_id(0);
+  if (l != 5)
+    tile[l] = (int)l;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[15 - l]; // BUG
+}
+
+kernel void uninitialised_private(global const int *in, global int *out) {
+  int a[4];
+  size_t i = get_global_id(0);
+  a[0] = in[i];
+  a[in[i + 16]] = 7;
+  out[i] = a[i % 4]; // BUG
+}
+
 // Correct kernels: no finding.
 kernel void correct_stencil(global const float *in, global float *out, local float *tile) {
   size_t g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
