@@ -112,6 +112,8 @@ std::string_view findingName(FindingKind kind) {
     return "subgroup-bad-lane";
   case FindingKind::UninitialisedRead:
     return "uninitialised-read";
+  case FindingKind::DataRace:
+    return "data-race";
   }
   return "?";
 }
@@ -267,6 +269,8 @@ bool CheckSession::checkAccess(const ExecutionState &s, std::uint32_t lane, std:
     return false;
   if (checks.checks.has(Check::Uninit) && !where.write && !where.skipsUninit)
     checkInitialised(s, lane, site, address, bytes, space);
+  if (checks.checks.has(Check::Races) && space == CheckSite::Space::Local && !where.atomic)
+    checkRace(s, lane, site, address, bytes, where.write);
   if (where.write)
     noteWrite(s, address, where.writesPadding ? bytes / 3 * 4 : bytes);
   return true;
@@ -409,6 +413,49 @@ std::uint8_t *CheckSession::shadowOf(const ExecutionState &s, std::uint64_t addr
 void CheckSession::noteWrite(const ExecutionState &s, std::uint64_t address, std::uint64_t bytes) {
   if (std::uint8_t *shadow = shadowOf(s, address, bytes))
     std::memset(shadow, 1, bytes);
+}
+
+// Races on __local memory between two barriers: for each byte, the
+// work-item that wrote it and the one that read it (or "several") since the
+// last barrier. Conflicting accesses of two work-items, at least one a
+// write, race (OpenCL C 3.0, 6.15.8 and the memory model).
+void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                             std::uint64_t address, std::uint64_t bytes, bool write) {
+  const WorkGroupInfo &g = *s.group;
+  if (!g.localWriter)
+    return;
+  const auto arena = reinterpret_cast<std::uint64_t>(g.localArena);
+  if (address < arena || address + bytes > arena + g.localBytes)
+    return;
+  constexpr std::uint32_t several = UINT32_MAX;
+  const std::uint32_t self = s.firstLocalIndex + lane + 1;
+  std::uint32_t other = 0;
+  const char *what = nullptr;
+  for (std::uint64_t b = address - arena, end = b + bytes; b < end; ++b) {
+    std::uint32_t &writer = g.localWriter[b], &reader = g.localReader[b];
+    if (writer && writer != self) {
+      other = writer;
+      what = write ? "written by this work-item and by" : "read by this work-item and written by";
+    } else if (write && reader && reader != self) {
+      other = reader;
+      what = "written by this work-item and read by";
+    }
+    if (write)
+      writer = self;
+    else
+      reader = reader == 0 || reader == self ? self : several;
+  }
+  if (!what)
+    return;
+  char detail[256];
+  if (other == several)
+    std::snprintf(detail, sizeof detail,
+                  "local memory %s several other work-items with no barrier between", what);
+  else
+    std::snprintf(detail, sizeof detail,
+                  "local memory %s work-item with local linear id %u, with no barrier between",
+                  what, other - 1);
+  report(s, lane, site, FindingKind::DataRace, detail, address, true);
 }
 
 void CheckSession::checkInitialised(const ExecutionState &s, std::uint32_t lane,

@@ -68,6 +68,7 @@ struct CheckSite {
   // A whole 3-vector stored through a pointer to it: its 4-element slot
   // counts as written, padding included (compilers load 3-vectors as 4).
   bool writesPadding = false;
+  bool atomic = false; // atomic accesses do not race
 };
 
 // The checks a kernel's code was built with and its sites (Instruction::aux
@@ -107,6 +108,7 @@ enum class FindingKind : std::uint8_t {
   SubgroupDivergence, // a uniform-only sub-group operation reached by part of a sub-group
   SubgroupBadLane,    // a shuffle or broadcast reading an inactive or out-of-range lane
   UninitialisedRead,  // local or private memory read before any write
+  DataRace,           // conflicting accesses of two work-items between barriers
 };
 std::string_view findingName(FindingKind kind);
 
@@ -160,6 +162,8 @@ private:
                 std::uint64_t arena, std::uint64_t privateBase);
   static std::uint8_t *shadowOf(const ExecutionState &s, std::uint64_t address,
                                 std::uint64_t bytes);
+  void checkRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                 std::uint64_t address, std::uint64_t bytes, bool write);
   void checkInitialised(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                         std::uint64_t address, std::uint64_t bytes, CheckSite::Space space);
   void report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site, FindingKind kind,

@@ -33,6 +33,9 @@ struct WorkGroupInfo {
   std::uint8_t *localShadow = nullptr, *privateShadow = nullptr;
   std::byte *privateMemory = nullptr; // the group's, lane 0 first
   std::uint64_t privateBytes = 0;
+  // The race check's: per byte of the arena, the work-item (local linear id
+  // + 1) that wrote it and that read it since the last barrier.
+  std::uint32_t *localWriter = nullptr, *localReader = nullptr;
 };
 
 class CheckSession;

@@ -79,6 +79,7 @@ struct WorkerContext {
   std::vector<ExecutionState> states;
   std::vector<std::uint32_t> asyncReached, asyncPerformed;
   std::vector<std::uint8_t> localShadow, privateShadow; // the uninitialised-read check's
+  std::vector<std::uint32_t> localWriter, localReader;  // the race check's
   LocalIds localIds;
 };
 
@@ -376,6 +377,13 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     group.privateMemory = context.privateMemory.get();
     group.privateBytes = privateBytes;
   }
+  const bool raceCheck = plan.check && code.checks->checks.has(Check::Races);
+  if (raceCheck) {
+    context.localWriter.assign(plan.localBytes, 0);
+    context.localReader.assign(plan.localBytes, 0);
+    group.localWriter = context.localWriter.data();
+    group.localReader = context.localReader.data();
+  }
   std::fill(context.asyncPerformed.begin(), context.asyncPerformed.end(), 0u);
   std::fill(context.asyncReached.begin(), context.asyncReached.end(), 0u);
   group.asyncPerformed = context.asyncPerformed.data();
@@ -448,6 +456,11 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
       return;
     if (plan.check && code.checks->checks.has(Check::Barriers))
       checkBarrier(code, states, warps, controlOf, *plan.check);
+    if (raceCheck) {
+      // A barrier orders everything before it against everything after.
+      std::fill(context.localWriter.begin(), context.localWriter.end(), 0u);
+      std::fill(context.localReader.begin(), context.localReader.end(), 0u);
+    }
     for (std::uint32_t warp = 0; warp < warps; ++warp) {
       LaneControl control = controlOf(warp);
       releaseBarrier(states[warp], control);

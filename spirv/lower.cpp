@@ -510,7 +510,7 @@ private:
   uint32_t checkedAddress(const Value &pointer, uint32_t address, uint64_t bytes,
                           uint32_t alignment, bool write) {
     if (!checking(runtime::Check::Bounds) && !checking(runtime::Check::Alignment) &&
-        !checking(runtime::Check::Uninit))
+        !checking(runtime::Check::Uninit) && !checking(runtime::Check::Races))
       return address;
     const uint32_t site = addSite(*current_, alignment, spaceOf(pointer.storage), write);
     // A copy carries uninitialised bytes (struct padding) along: its source
@@ -518,6 +518,11 @@ private:
     checks_->sites[site].skipsUninit = !write && (current_->opcode == spv::OpCopyMemory ||
                                                   current_->opcode == spv::OpCopyMemorySized);
     checks_->sites[site].writesPadding = write && bytes % 3 == 0 && alignment == bytes / 3 * 4;
+    const spv::Op op = current_->opcode;
+    checks_->sites[site].atomic =
+        (op >= spv::OpAtomicLoad && op <= spv::OpAtomicXor) || op == spv::OpAtomicFlagTestAndSet ||
+        op == spv::OpAtomicFlagClear || op == spv::OpAtomicFAddEXT ||
+        op == spv::OpAtomicFMinEXT || op == spv::OpAtomicFMaxEXT;
     const uint32_t checked = allocate(8, pointer.varying);
     emit(runtime::checkAccessHandler(pointer.varying), checked, {address}, 1, site, bytes);
     return checked;

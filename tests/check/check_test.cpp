@@ -417,6 +417,13 @@ TEST_P(CheckedMode, UninitialisedPrivateMemory) {
   expectFinding(run(k, {16}, {16}), "uninitialised-read", "uninitialised_private", {2, 0, 0});
 }
 
+TEST_P(CheckedMode, LocalMemoryRaceWithoutABarrier) {
+  cl_kernel k = kernel("local_race");
+  arg(k, 0, buffer(std::vector<int>(32)));
+  // Work-item 0 reads tile[1], which work-item 1 wrote with no barrier between.
+  expectFinding(run(k, {32}, {16}), "data-race", "local_race", {0, 0, 0});
+}
+
 // Sub-groups are 16 work-items unless a kernel requires another size.
 TEST_P(CheckedMode, UniformSubgroupOperationInDivergentControlFlow) {
   cl_kernel k = kernel("subgroup_reduce_in_branch");

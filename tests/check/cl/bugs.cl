@@ -175,6 +175,13 @@ kernel void uninitialised_private(global const int *in, global int *out) {
   out[i] = a[i % 4]; // BUG
 }
 
+kernel void local_race(global int *out) {
+  local int tile[16];
+  size_t l = get_local_id(0);
+  tile[l] = (int)l;
+  out[get_global_id(0)] = tile[(l + 1) % 16]; // BUG
+}
+
 // Correct kernels: no finding.
 kernel void correct_stencil(global const float *in, global float *out, local float *tile) {
   size_t g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
