@@ -509,8 +509,15 @@ private:
   // under the bounds or alignment check, a checked copy of `address`.
   uint32_t checkedAddress(const Value &pointer, uint32_t address, uint64_t bytes,
                           uint32_t alignment, bool write) {
+    // The uninitialised-read and race checks watch __local and private
+    // memory only.
+    const bool workGroupMemory = pointer.storage == spv::StorageClassWorkgroup ||
+                                 pointer.storage == spv::StorageClassFunction ||
+                                 pointer.storage == spv::StorageClassGeneric ||
+                                 pointer.storage == spv::StorageClassMax;
     if (!checking(runtime::Check::Bounds) && !checking(runtime::Check::Alignment) &&
-        !checking(runtime::Check::Uninit) && !checking(runtime::Check::Races))
+        !(workGroupMemory &&
+          (checking(runtime::Check::Uninit) || checking(runtime::Check::Races))))
       return address;
     const uint32_t site = addSite(*current_, alignment, spaceOf(pointer.storage), write);
     // A copy carries uninitialised bytes (struct padding) along: its source
