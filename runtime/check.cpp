@@ -156,6 +156,16 @@ std::string jsonString(std::string_view text) {
 alignas(64) const std::byte zeros[CheckSession::sinkBytes] = {};
 alignas(64) std::byte discard[CheckSession::sinkBytes];
 
+// Appends `text` to the file at `path` (none when empty).
+void appendTo(const std::string &path, const std::string &text) {
+  if (path.empty())
+    return;
+  if (std::FILE *file = std::fopen(path.c_str(), "a")) {
+    std::fputs(text.c_str(), file);
+    std::fclose(file);
+  }
+}
+
 // Where an address is relative to a range: "12 bytes past the end of X".
 std::string relation(std::uint64_t address, std::uint64_t bytes, const MemoryRange &range) {
   char text[256];
@@ -369,11 +379,7 @@ bool CheckSession::inBounds(const ExecutionState &s, std::uint32_t lane, std::ui
   const MemoryRange *live = nullptr;
   if (inside) {
     bool unused;
-    std::vector<MemoryRange> liveRanges;
-    for (const MemoryRange &r : global_)
-      if (!r.released)
-        liveRanges.push_back(r);
-    if ((live = nearest(liveRanges, address, bytes, unused))) {
+    if ((live = nearest(live_, address, bytes, unused))) {
       const std::uint64_t end = live->begin + live->size;
       nearLive = address + bytes > live->begin - std::min(live->begin, nearby) &&
                  address < end + nearby;
@@ -477,22 +483,9 @@ void CheckSession::checkInitialised(const ExecutionState &s, std::uint32_t lane,
   report(s, lane, site, FindingKind::UninitialisedRead, detail, address, true);
 }
 
-void CheckSession::reportDivision(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
-                                  bool overflow) {
-  report(s, lane, site, overflow ? FindingKind::DivisionOverflow : FindingKind::DivisionByZero,
-         overflow ? "signed integer division of the minimum value by -1 overflows"
-                  : "integer division or remainder by zero",
-         0, false);
-}
-
-void CheckSession::reportSubgroup(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
-                                  FindingKind kind, const std::string &detail) {
+void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                          FindingKind kind, const std::string &detail) {
   report(s, lane, site, kind, detail, 0, false);
-}
-
-void CheckSession::reportBarrier(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
-                                 const std::string &detail) {
-  report(s, lane, site, FindingKind::BarrierDivergence, detail, 0, false);
 }
 
 void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
@@ -566,16 +559,8 @@ void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint
   std::lock_guard lock(mutex_);
   std::fputs(text, stderr);
   std::fflush(stderr);
-  auto append = [](const std::string &path, const std::string &line) {
-    if (path.empty())
-      return;
-    if (std::FILE *file = std::fopen(path.c_str(), "a")) {
-      std::fputs(line.c_str(), file);
-      std::fclose(file);
-    }
-  };
-  append(options_.textFile, text);
-  append(options_.jsonFile, json);
+  appendTo(options_.textFile, text);
+  appendTo(options_.jsonFile, json);
 }
 
 void CheckSession::finish() {
@@ -588,11 +573,7 @@ void CheckSession::finish() {
                 " more occurrences of findings already reported were suppressed\n",
                 code_.name.c_str(), suppressed_);
   std::fputs(text, stderr);
-  if (!options_.textFile.empty())
-    if (std::FILE *file = std::fopen(options_.textFile.c_str(), "a")) {
-      std::fputs(text, file);
-      std::fclose(file);
-    }
+  appendTo(options_.textFile, text);
 }
 
 } // namespace lanewise::runtime

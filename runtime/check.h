@@ -134,13 +134,9 @@ public:
   // site; false if it must not happen (the finding is reported).
   bool checkAccess(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                    std::uint64_t address, std::uint64_t bytes);
-  void reportDivision(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
-                      bool overflow);
-  void reportSubgroup(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
-                      FindingKind kind, const std::string &detail);
-  // A work-group barrier that lane `lane` did not reach with the others.
-  void reportBarrier(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
-                     const std::string &detail);
+  // A finding that has no address (division, barrier, sub-group).
+  void report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site, FindingKind kind,
+              const std::string &detail);
 
   // Marks [address, address + bytes) written, for the uninitialised-read
   // check (copies and asynchronous copies that bypass the access checks).

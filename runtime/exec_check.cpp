@@ -55,11 +55,12 @@ template <typename T> struct CheckDivision {
     auto one = [&](std::uint32_t lane) {
       for (std::uint32_t c = 0; c < in.components; ++c) {
         const T x = element<AV>(a, s.width, c, lane), y = element<BV>(b, s.width, c, lane);
-        if (y == 0) {
-          s.check->reportDivision(s, lane, in.aux, false);
-        } else if (isSigned && S(y) == S(-1) && S(x) == std::numeric_limits<S>::min()) {
-          s.check->reportDivision(s, lane, in.aux, true);
-        }
+        if (y == 0)
+          s.check->report(s, lane, in.aux, FindingKind::DivisionByZero,
+                          "integer division or remainder by zero");
+        else if (isSigned && S(y) == S(-1) && S(x) == std::numeric_limits<S>::min())
+          s.check->report(s, lane, in.aux, FindingKind::DivisionOverflow,
+                          "signed integer division of the minimum value by -1 overflows");
       }
     };
     if constexpr (RV)
@@ -94,7 +95,7 @@ void checkSubgroup(const Instruction &in, ExecutionState &s) {
                     "together was reached by %u of its %u work-items; the work-item named did "
                     "not reach it",
                     active, end - first);
-      s.check->reportSubgroup(s, absent, in.aux, FindingKind::SubgroupDivergence, detail);
+      s.check->report(s, absent, in.aux, FindingKind::SubgroupDivergence, detail);
     }
     return;
   }
@@ -116,7 +117,7 @@ void checkSubgroup(const Instruction &in, ExecutionState &s) {
                   static_cast<long long>(static_cast<std::int32_t>(source.lane)), count,
                   source.lane < count ? "did not reach this operation (inactive)"
                                       : "is out of range");
-    s.check->reportSubgroup(s, lane, in.aux, FindingKind::SubgroupBadLane, detail);
+    s.check->report(s, lane, in.aux, FindingKind::SubgroupBadLane, detail);
   });
 }
 

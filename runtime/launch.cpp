@@ -331,10 +331,11 @@ void checkBarrier(const KernelCode &code, const std::vector<ExecutionState> &sta
     return;
   const std::uint32_t site = code.blocks[barrierBlock - 1].terminator.checkSite;
   if (elsewhere.warp != none && elsewhere.block > 0) {
-    session.reportBarrier(states[elsewhere.warp], elsewhere.lane,
-                          code.blocks[elsewhere.block - 1].terminator.checkSite,
-                          "work-items of one work-group wait at different barriers: this "
-                          "work-item waits here while others wait at another barrier");
+    session.report(states[elsewhere.warp], elsewhere.lane,
+                   code.blocks[elsewhere.block - 1].terminator.checkSite,
+                   FindingKind::BarrierDivergence,
+                   "work-items of one work-group wait at different barriers: this work-item "
+                   "waits here while others wait at another barrier");
   }
   if (missing.warp != none) {
     char detail[256];
@@ -343,7 +344,8 @@ void checkBarrier(const KernelCode &code, const std::vector<ExecutionState> &sta
                   "work-item named returned without reaching it",
                   static_cast<unsigned long long>(waiting),
                   static_cast<unsigned long long>(total));
-    session.reportBarrier(states[missing.warp], missing.lane, site, detail);
+    session.report(states[missing.warp], missing.lane, site, FindingKind::BarrierDivergence,
+                   detail);
   }
 }
 
