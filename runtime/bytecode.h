@@ -70,6 +70,10 @@ struct RegisterCopy {
   bool fromVarying = false, toVarying = false;
 };
 
+// The memory a work-group barrier orders: OpenCL C's CLK_LOCAL_MEM_FENCE
+// and CLK_GLOBAL_MEM_FENCE (SPIR-V WorkgroupMemory and CrossWorkgroupMemory).
+enum BarrierFence : std::uint32_t { FenceLocal = 1, FenceGlobal = 2 };
+
 // How a block ends. Blocks are numbered in reverse post-order; the warp
 // always runs the lowest-numbered block that has waiting lanes.
 struct Terminator {
@@ -90,7 +94,7 @@ struct Terminator {
   // Phi copies per target edge, parallel: sources are read before any
   // destination is written (through the phi's staging register).
   std::vector<std::vector<RegisterCopy>> edgeCopies;
-  std::uint32_t barrierSemantics = 0;
+  std::uint32_t barrierFences = 0; // Barrier: the memory it orders (BarrierFence bits)
   std::uint32_t checkSite = 0; // Barrier, under the barrier check: its site (runtime/check.h)
 };
 

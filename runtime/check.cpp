@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
+#include <atomic>
+#include <memory>
 
 namespace lanewise::runtime {
 
@@ -237,6 +239,8 @@ CheckSession::CheckSession(const KernelCode &code, std::vector<MemoryRange> glob
       live_.push_back(range);
   std::sort(live_.begin(), live_.end(),
             [](const MemoryRange &a, const MemoryRange &b) { return a.begin < b.begin; });
+  if (code.checks->checks.has(Check::Races))
+    globalLog_ = std::make_unique<GlobalAccessLog>();
 }
 
 CheckSession::~CheckSession() = default;
@@ -244,46 +248,154 @@ CheckSession::~CheckSession() = default;
 std::uint64_t CheckSession::readSink() { return reinterpret_cast<std::uint64_t>(zeros); }
 std::uint64_t CheckSession::writeSink() { return reinterpret_cast<std::uint64_t>(discard); }
 
-bool CheckSession::checkAccess(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
-                               std::uint64_t address, std::uint64_t bytes) {
-  const KernelChecks &checks = *code_.checks;
-  const CheckSite &where = checks.sites[site];
-  const char *access = where.write ? "write" : "read";
-  char detail[512];
-  if (checks.checks.has(Check::Alignment) && where.alignment > 1 &&
-      address % where.alignment != 0) {
-    std::snprintf(detail, sizeof detail,
-                  "%s of %" PRIu64 " bytes at an address not aligned to %u bytes (address %% %u = "
-                  "%" PRIu64 ")",
-                  access, bytes, where.alignment, where.alignment,
-                  address % where.alignment);
-    report(s, lane, site, FindingKind::Misaligned, detail, address, true);
-  }
-  // Which memory the address is in: generic pointers are resolved here.
+CheckSite::Space CheckSession::resolve(const ExecutionState &s, std::uint32_t lane,
+                                       CheckSite::Space space, std::uint64_t address) {
+  if (space != CheckSite::Space::Generic)
+    return space;
   const WorkGroupInfo &group = *s.group;
   const auto arena = reinterpret_cast<std::uint64_t>(group.localArena);
   const auto privateBase =
       reinterpret_cast<std::uint64_t>(s.privateBase) + std::uint64_t(lane) * s.privateStride;
-  CheckSite::Space space = where.space;
-  if (space == CheckSite::Space::Generic) {
-    if (arena && address >= arena && address < arena + group.localBytes)
-      space = CheckSite::Space::Local;
-    else if (s.privateStride && address >= privateBase && address < privateBase + s.privateStride)
-      space = CheckSite::Space::Private;
-    else
-      space = CheckSite::Space::Global;
-  }
+  if (arena && address >= arena && address < arena + group.localBytes)
+    return CheckSite::Space::Local;
+  if (s.privateStride && address >= privateBase && address < privateBase + s.privateStride)
+    return CheckSite::Space::Private;
+  return CheckSite::Space::Global;
+}
 
-  if (checks.checks.has(Check::Bounds) &&
-      !inBounds(s, lane, site, address, bytes, space, arena, privateBase))
-    return false;
+bool CheckSession::checkAccess(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                               std::uint64_t address, std::uint64_t bytes) {
+  const KernelChecks &checks = *code_.checks;
+  const CheckSite &where = checks.sites[site];
+  if (checks.checks.has(Check::Alignment) && where.alignment > 1 &&
+      address % where.alignment != 0) {
+    char detail[256];
+    std::snprintf(detail, sizeof detail,
+                  "%s of %" PRIu64 " bytes at an address not aligned to %u bytes (address %% %u = "
+                  "%" PRIu64 ")",
+                  where.write ? "write" : "read", bytes, where.alignment, where.alignment,
+                  address % where.alignment);
+    report(s, lane, site, FindingKind::Misaligned, detail, address, true);
+  }
+  const CheckSite::Space space = resolve(s, lane, where.space, address);
+  if (checks.checks.has(Check::Bounds)) {
+    const auto arena = reinterpret_cast<std::uint64_t>(s.group->localArena);
+    const auto privateBase =
+        reinterpret_cast<std::uint64_t>(s.privateBase) + std::uint64_t(lane) * s.privateStride;
+    if (!inBounds(s, lane, site, address, bytes, space, arena, privateBase))
+      return false;
+  }
+  checkContents(s, lane, site, address, bytes, space);
+  return true;
+}
+
+void CheckSession::checkContents(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                                 std::uint64_t address, std::uint64_t bytes,
+                                 CheckSite::Space space) {
+  const KernelChecks &checks = *code_.checks;
+  const CheckSite &where = checks.sites[site];
   if (checks.checks.has(Check::Uninit) && !where.write && !where.skipsUninit)
     checkInitialised(s, lane, site, address, bytes, space);
-  if (checks.checks.has(Check::Races) && space == CheckSite::Space::Local && !where.atomic)
-    checkRace(s, lane, site, address, bytes, where.write);
+  if (checks.checks.has(Check::Races) && !where.atomic) {
+    if (space == CheckSite::Space::Local)
+      checkRace(s, lane, site, address, bytes, where.write);
+    else if (space == CheckSite::Space::Global)
+      checkGlobalRace(s, lane, site, address, bytes, where.write);
+  }
   if (where.write)
     noteWrite(s, address, where.writesPadding ? bytes / 3 * 4 : bytes);
-  return true;
+}
+
+bool CheckSession::spanValid(const ExecutionState &s, const CheckSite &where,
+                             const std::uint64_t *pointer, std::uint64_t bytes,
+                             CheckSite::Space &space) const {
+  const KernelChecks &checks = *code_.checks;
+  const std::uint64_t alignment =
+      checks.checks.has(Check::Alignment) && where.alignment > 1 ? where.alignment : 1;
+  const bool powerOfTwo = (alignment & (alignment - 1)) == 0;
+  std::uint64_t low = UINT64_MAX, high = 0, misaligned = 0;
+  forActiveLanes(s, [&](std::uint32_t lane) {
+    const std::uint64_t address = pointer[lane];
+    low = std::min(low, address);
+    high = std::max(high, address);
+    misaligned |= powerOfTwo ? address & (alignment - 1) : address % alignment;
+  });
+  if (misaligned || low > high)
+    return false;
+  const std::uint64_t end = high + bytes;
+  const auto arena = reinterpret_cast<std::uint64_t>(s.group->localArena);
+  const std::uint64_t arenaEnd = arena + s.group->localBytes;
+  const auto privateLow = reinterpret_cast<std::uint64_t>(s.privateBase);
+  const std::uint64_t privateHigh = privateLow + std::uint64_t(s.laneCount) * s.privateStride;
+  space = where.space;
+  if (space == CheckSite::Space::Generic) {
+    if (arena && low >= arena && end <= arenaEnd)
+      space = CheckSite::Space::Local;
+    else if ((end <= arena || low >= arenaEnd) && (end <= privateLow || low >= privateHigh))
+      space = CheckSite::Space::Global;
+    else
+      return false; // private, or a mixture: lane by lane
+  }
+  if (!checks.checks.has(Check::Bounds))
+    return true;
+  switch (space) {
+  case CheckSite::Space::Local:
+    for (const MemoryRange &r : local_)
+      if (low >= arena + r.begin && end <= arena + r.begin + r.size)
+        return true;
+    return false;
+  case CheckSite::Space::Global:
+  case CheckSite::Space::Constant: {
+    auto after = std::upper_bound(live_.begin(), live_.end(), low,
+                                  [](std::uint64_t a, const MemoryRange &r) { return a < r.begin; });
+    return after != live_.begin() && end <= (after - 1)->begin + (after - 1)->size;
+  }
+  default:
+    return false;
+  }
+}
+
+void CheckSession::checkWarp(const ExecutionState &s, std::uint32_t site,
+                             const std::uint64_t *pointer, bool varying, std::uint64_t bytes,
+                             std::uint64_t *result) {
+  const KernelChecks &checks = *code_.checks;
+  const CheckSite &where = checks.sites[site];
+  const std::uint64_t sink = where.write ? writeSink() : readSink();
+  if (!varying) {
+    // One address for every lane: its bounds and alignment once; what
+    // depends on the work-item (uninitialised bytes, races) for each lane.
+    std::uint32_t first = 0;
+    while (first < s.laneCount && !s.isActive(first))
+      ++first;
+    if (first == s.laneCount)
+      return;
+    const std::uint64_t address = pointer[0];
+    const bool valid = checkAccess(s, first, site, address, bytes);
+    result[0] = valid ? address : sink;
+    if (valid) {
+      const CheckSite::Space space = resolve(s, first, where.space, address);
+      for (std::uint32_t lane = first + 1; lane < s.laneCount; ++lane)
+        if (s.isActive(lane))
+          checkContents(s, lane, site, address, bytes, space);
+    }
+    return;
+  }
+  CheckSite::Space space;
+  if (spanValid(s, where, pointer, bytes, space)) {
+    // The common case: every lane inside one range, all aligned.
+    const bool contents =
+        (checks.checks.has(Check::Races) && space != CheckSite::Space::Constant) ||
+        (checks.checks.has(Check::Uninit) && space == CheckSite::Space::Local);
+    if (contents)
+      forActiveLanes(s, [&](std::uint32_t lane) {
+        checkContents(s, lane, site, pointer[lane], bytes, space);
+      });
+    std::memcpy(result, pointer, sizeof(std::uint64_t) * s.laneCount);
+    return;
+  }
+  forActiveLanes(s, [&](std::uint32_t lane) {
+    result[lane] = checkAccess(s, lane, site, pointer[lane], bytes) ? pointer[lane] : sink;
+  });
 }
 
 bool CheckSession::inBounds(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
@@ -461,6 +573,159 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
     std::snprintf(detail, sizeof detail,
                   "local memory %s work-item with local linear id %u, with no barrier between",
                   what, other - 1);
+  report(s, lane, site, FindingKind::DataRace, detail, address, true);
+}
+
+// The race check's record of global memory for one launch: for each 4-byte
+// word touched, the token (RaceEpochs) of its last writer and of its last
+// reader, each with the mask of the bytes of the word it accessed (token << 4
+// | mask). The record is made in 64 KiB pieces of memory on first touch.
+class CheckSession::GlobalAccessLog {
+public:
+  struct Word {
+    std::uint32_t writer = 0, reader = 0;
+  };
+  GlobalAccessLog() : tables_(std::make_unique<std::atomic<Leaves *>[]>(tableCount)) {}
+  ~GlobalAccessLog() {
+    for (std::size_t t = 0; t < tableCount; ++t)
+      if (Leaves *leaves = tables_[t].load(std::memory_order_relaxed)) {
+        for (std::size_t l = 0; l < leafCount; ++l)
+          std::free(leaves->leaf[l].load(std::memory_order_relaxed));
+        delete leaves;
+      }
+  }
+  // The word that holds `address`, or null outside the 48-bit address space.
+  Word *word(std::uint64_t address) {
+    if (address >> 48)
+      return nullptr;
+    std::atomic<Leaves *> &tableSlot = tables_[address >> 32];
+    Leaves *leaves = tableSlot.load(std::memory_order_acquire);
+    if (!leaves) {
+      auto *fresh = new Leaves();
+      if (tableSlot.compare_exchange_strong(leaves, fresh, std::memory_order_acq_rel))
+        leaves = fresh;
+      else
+        delete fresh;
+    }
+    std::atomic<Word *> &leafSlot = leaves->leaf[(address >> 16) & (leafCount - 1)];
+    Word *leaf = leafSlot.load(std::memory_order_acquire);
+    if (!leaf) {
+      auto *fresh = static_cast<Word *>(std::calloc(wordsPerLeaf, sizeof(Word)));
+      if (!fresh)
+        return nullptr;
+      if (leafSlot.compare_exchange_strong(leaf, fresh, std::memory_order_acq_rel))
+        leaf = fresh;
+      else
+        std::free(fresh);
+    }
+    return leaf + ((address >> 2) & (wordsPerLeaf - 1));
+  }
+
+private:
+  static constexpr std::size_t wordsPerLeaf = 1 << 14, leafCount = 1 << 16, tableCount = 1 << 16;
+  struct Leaves {
+    std::atomic<Word *> leaf[leafCount] = {};
+  };
+  std::unique_ptr<std::atomic<Leaves *>[]> tables_;
+};
+
+void CheckSession::beginEpoch(RaceEpochs &epochs) {
+  std::lock_guard lock(epochMutex_);
+  constexpr std::uint32_t tokenLimit = 1u << 28;
+  if (tokensExhausted_ || tokenLimit - nextToken_ <= epochs.lanes) {
+    if (!tokensExhausted_)
+      std::fprintf(stderr,
+                   "lanewise: kernel '%s': the race check on global memory has no tokens left "
+                   "(2^28 work-item epochs per launch); later accesses to global memory are "
+                   "not checked for races\n",
+                   code_.name.c_str());
+    tokensExhausted_ = true;
+    epochs.starts.clear();
+    return;
+  }
+  epochs.starts.push_back(nextToken_);
+  epochs_.emplace_back(nextToken_, epochs.group);
+  nextToken_ += epochs.lanes;
+}
+
+// Races on global memory: conflicting non-atomic accesses, at least one a
+// write, of two work-items that no barrier orders (OpenCL C 3.0, 6.15.8;
+// the memory model, 3.3.6 of the API spec): of one work-group with no
+// barrier ordering global memory between them, or of two work-groups of
+// the launch.
+void CheckSession::checkGlobalRace(const ExecutionState &s, std::uint32_t lane,
+                                   std::uint32_t site, std::uint64_t address, std::uint64_t bytes,
+                                   bool write) {
+  const RaceEpochs *epochs = s.group->raceEpochs;
+  if (!epochs || epochs->starts.empty() || !globalLog_)
+    return;
+  const std::uint32_t start = epochs->starts.back();
+  const std::uint32_t self = start + s.firstLocalIndex + lane;
+  // Whether the access of token `other` may be concurrent with this one.
+  auto concurrent = [&](std::uint32_t other) {
+    if (other == 0 || other == self)
+      return false;
+    if (other >= start)
+      return true; // this epoch (of this group or of one started since)
+    auto after = std::upper_bound(epochs->starts.begin(), epochs->starts.end(), other);
+    return after == epochs->starts.begin() || other >= *(after - 1) + epochs->lanes;
+  };
+  std::uint32_t other = 0;
+  const char *what = nullptr;
+  const std::uint64_t end = address + bytes;
+  for (std::uint64_t word = address & ~std::uint64_t(3); word < end; word += 4) {
+    GlobalAccessLog::Word *entry = globalLog_->word(word);
+    if (!entry)
+      return;
+    const std::uint64_t low = std::max(word, address), high = std::min(word + 4, end);
+    const std::uint32_t mask = ((1u << (high - low)) - 1) << (low - word);
+    std::atomic_ref<std::uint32_t> writer(entry->writer), reader(entry->reader);
+    const std::uint32_t wrote = writer.load(std::memory_order_relaxed);
+    const std::uint32_t read = reader.load(std::memory_order_relaxed);
+    if (!what && (wrote & mask) && concurrent(wrote >> 4)) {
+      other = wrote >> 4;
+      what = write ? "written by this work-item and by" : "read by this work-item and written by";
+    } else if (!what && write && (read & mask) && concurrent(read >> 4)) {
+      other = read >> 4;
+      what = "written by this work-item and read by";
+    }
+    std::atomic_ref<std::uint32_t> &mine = write ? writer : reader;
+    const std::uint32_t last = write ? wrote : read;
+    mine.store(self << 4 | ((last >> 4) == self ? (last & 0xF) | mask : mask),
+               std::memory_order_relaxed);
+  }
+  if (!what)
+    return;
+  // Who the other work-item is: the epoch its token belongs to.
+  std::uint64_t otherGroup = 0;
+  std::uint32_t otherLocal = 0;
+  {
+    std::lock_guard lock(epochMutex_);
+    auto after = std::upper_bound(
+        epochs_.begin(), epochs_.end(), other,
+        [](std::uint32_t token, const std::pair<std::uint32_t, std::uint64_t> &epoch) {
+          return token < epoch.first;
+        });
+    if (after != epochs_.begin()) {
+      otherGroup = (after - 1)->second;
+      otherLocal = other - (after - 1)->first;
+    }
+  }
+  const WorkGroupInfo &g = *s.group;
+  char detail[320];
+  if (otherGroup == epochs->group)
+    std::snprintf(detail, sizeof detail,
+                  "global memory %s the work-item with local linear id %u of the same "
+                  "work-group, with no barrier ordering global memory between them",
+                  what, otherLocal);
+  else
+    std::snprintf(detail, sizeof detail,
+                  "global memory %s the work-item with local linear id %u of work-group "
+                  "(%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                  "): work-items of different work-groups are not ordered within a launch",
+                  what, otherLocal, otherGroup % g.numGroups[0],
+                  otherGroup / g.numGroups[0] % g.numGroups[1],
+                  otherGroup / (g.numGroups[0] * g.numGroups[1]));
   report(s, lane, site, FindingKind::DataRace, detail, address, true);
 }
 

@@ -112,6 +112,17 @@ enum class FindingKind : std::uint8_t {
 };
 std::string_view findingName(FindingKind kind);
 
+// The race check on global memory identifies each access by a token: every
+// epoch of a work-group (its run from the start or from a barrier that
+// orders global memory to the next such barrier) gets a fresh range of
+// tokens, one per work-item. Two accesses with different tokens are ordered
+// only if they are in two epochs of the same work-group.
+struct RaceEpochs {
+  std::vector<std::uint32_t> starts; // ascending: the first token of each epoch, current last
+  std::uint32_t lanes = 0;           // work-items of the group
+  std::uint64_t group = 0;           // the group's linear id
+};
+
 // One launch under checks: its memory map and where findings go. Shared by
 // the launch's workers.
 class CheckSession {
@@ -130,10 +141,18 @@ public:
   // with its size (ranges relative to the arena).
   void setLocalLayout(std::vector<MemoryRange> ranges) { local_ = std::move(ranges); }
 
-  // Validates lane `lane`'s access of `bytes` bytes at `address` for the
-  // site; false if it must not happen (the finding is reported).
+  // Validates the access of `bytes` bytes for the site by each active lane
+  // of the warp at `pointer` (one address per lane when varying, else one
+  // for all) and writes to `result` the address each lane may use: its own,
+  // or a sink when it must not access memory (the finding is reported).
+  void checkWarp(const ExecutionState &s, std::uint32_t site, const std::uint64_t *pointer,
+                 bool varying, std::uint64_t bytes, std::uint64_t *result);
+  // The same for one lane; false if the access must not happen.
   bool checkAccess(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                    std::uint64_t address, std::uint64_t bytes);
+
+  // Starts a new epoch of a work-group for the race check on global memory.
+  void beginEpoch(RaceEpochs &epochs);
   // A finding that has no address (division, barrier, sub-group).
   void report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site, FindingKind kind,
               const std::string &detail);
@@ -153,6 +172,20 @@ public:
 
 private:
   struct Report;
+  class GlobalAccessLog;
+  // Which memory a lane's address is in (generic pointers resolved).
+  static CheckSite::Space resolve(const ExecutionState &s, std::uint32_t lane,
+                                  CheckSite::Space space, std::uint64_t address);
+  // The whole warp at once: true if every active lane's access is aligned
+  // and inside one and the same valid range of `space` (resolved).
+  bool spanValid(const ExecutionState &s, const CheckSite &where, const std::uint64_t *pointer,
+                 std::uint64_t bytes, CheckSite::Space &space) const;
+  // The checks after the bounds check: uninitialised reads, races, and the
+  // record of the write.
+  void checkContents(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                     std::uint64_t address, std::uint64_t bytes, CheckSite::Space space);
+  void checkGlobalRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                       std::uint64_t address, std::uint64_t bytes, bool write);
   bool inBounds(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                 std::uint64_t address, std::uint64_t bytes, CheckSite::Space space,
                 std::uint64_t arena, std::uint64_t privateBase);
@@ -170,6 +203,12 @@ private:
   std::vector<MemoryRange> live_; // the global ranges not released, by start
   Options options_;
   std::atomic<bool> aborted_{false};
+  std::unique_ptr<GlobalAccessLog> globalLog_; // under the race check
+  std::mutex epochMutex_;
+  std::uint32_t nextToken_ = 1;
+  // Every epoch's first token and its group, ascending, for reports.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> epochs_;
+  bool tokensExhausted_ = false;
   std::mutex mutex_;
   std::uint64_t suppressed_ = 0;
 };

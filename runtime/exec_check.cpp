@@ -22,25 +22,11 @@ std::uint32_t firstActiveLane(const ExecutionState &s) {
   return 0;
 }
 
-// result = operand[0] where lane's access of `immediate` bytes is valid
-// for site `aux`, else a sink address; a uniform pointer is checked once,
-// for the first active lane.
+// result = operand[0] for each lane whose access of `immediate` bytes is
+// valid for site `aux`, else a sink address.
 template <bool Varying> void checkAccess(const Instruction &in, ExecutionState &s) {
-  CheckSession &session = *s.check;
-  const std::uint64_t *pointer = s.reg<const std::uint64_t>(in.operand[0]);
-  std::uint64_t *result = s.reg<std::uint64_t>(in.result);
-  const std::uint64_t sink = session.code().checks->sites[in.aux].write ? CheckSession::writeSink()
-                                                                        : CheckSession::readSink();
-  if constexpr (!Varying) {
-    result[0] =
-        session.checkAccess(s, firstActiveLane(s), in.aux, pointer[0], in.immediate) ? pointer[0]
-                                                                                      : sink;
-  } else {
-    forActiveLanes(s, [&](std::uint32_t lane) {
-      result[lane] =
-          session.checkAccess(s, lane, in.aux, pointer[lane], in.immediate) ? pointer[lane] : sink;
-    });
-  }
+  s.check->checkWarp(s, in.aux, s.reg<const std::uint64_t>(in.operand[0]), Varying, in.immediate,
+                     s.reg<std::uint64_t>(in.result));
 }
 
 // Integer division and remainder: a zero divisor, or the minimum value

@@ -10,6 +10,7 @@
 namespace lanewise::runtime {
 
 class PrintfLog;
+struct RaceEpochs;
 
 // The work-group a warp belongs to.
 struct WorkGroupInfo {
@@ -34,8 +35,10 @@ struct WorkGroupInfo {
   std::byte *privateMemory = nullptr; // the group's, lane 0 first
   std::uint64_t privateBytes = 0;
   // The race check's: per byte of the arena, the work-item (local linear id
-  // + 1) that wrote it and that read it since the last barrier.
+  // + 1) that wrote it and that read it since the last barrier; and the
+  // group's epochs for global memory.
   std::uint32_t *localWriter = nullptr, *localReader = nullptr;
+  RaceEpochs *raceEpochs = nullptr;
 };
 
 class CheckSession;
@@ -53,6 +56,8 @@ struct ExecutionState {
   // For each async copy site, how many times this warp has reached it.
   std::uint32_t *asyncReached = nullptr;
   CheckSession *check = nullptr; // the launch's checks, when the kernel has any
+  // The memory the barriers the warp's lanes wait at order (BarrierFence).
+  std::uint32_t barrierFences = 0;
 
   template <typename T> T *reg(std::uint32_t offset) const {
     return reinterpret_cast<T *>(registers + offset);

@@ -285,6 +285,7 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
       break;
     }
     case Terminator::Kind::Barrier:
+      s.barrierFences |= t.barrierFences;
       for (const RegisterCopy &copy : t.edgeCopies[0])
         copyRegister(copy, s, activeMask);
       arrive(t.target[0], lanes.data());

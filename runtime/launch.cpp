@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 #include <thread>
+#include <utility>
 
 namespace lanewise::runtime {
 
@@ -80,6 +81,7 @@ struct WorkerContext {
   std::vector<std::uint32_t> asyncReached, asyncPerformed;
   std::vector<std::uint8_t> localShadow, privateShadow; // the uninitialised-read check's
   std::vector<std::uint32_t> localWriter, localReader;  // the race check's
+  RaceEpochs raceEpochs;
   LocalIds localIds;
 };
 
@@ -386,12 +388,19 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     group.localWriter = context.localWriter.data();
     group.localReader = context.localReader.data();
   }
+  const std::uint64_t lanes = group.localSize[0] * group.localSize[1] * group.localSize[2];
+  if (raceCheck) {
+    context.raceEpochs.starts.clear();
+    context.raceEpochs.lanes = static_cast<std::uint32_t>(lanes);
+    context.raceEpochs.group = linearGroup;
+    plan.check->beginEpoch(context.raceEpochs);
+    group.raceEpochs = &context.raceEpochs;
+  }
   std::fill(context.asyncPerformed.begin(), context.asyncPerformed.end(), 0u);
   std::fill(context.asyncReached.begin(), context.asyncReached.end(), 0u);
   group.asyncPerformed = context.asyncPerformed.data();
   group.subgroupSize = code.subgroupSize;
   group.printfLog = plan.printfLog;
-  const std::uint64_t lanes = group.localSize[0] * group.localSize[1] * group.localSize[2];
   const std::uint32_t warps = static_cast<std::uint32_t>((lanes + code.width - 1) / code.width);
 
   std::vector<ExecutionState> &states = context.states;
@@ -414,6 +423,7 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     s.group = &group;
     s.asyncReached = context.asyncReached.data() + std::size_t(warp) * code.asyncCopySites;
     s.check = plan.check;
+    s.barrierFences = 0;
     context.localIds.compute(group, s.firstLocalIndex, s.laneCount);
     for (const BuiltinRegister &builtin : code.builtins)
       writeBuiltin(builtin, s, context.localIds);
@@ -459,9 +469,17 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     if (plan.check && code.checks->checks.has(Check::Barriers))
       checkBarrier(code, states, warps, controlOf, *plan.check);
     if (raceCheck) {
-      // A barrier orders everything before it against everything after.
-      std::fill(context.localWriter.begin(), context.localWriter.end(), 0u);
-      std::fill(context.localReader.begin(), context.localReader.end(), 0u);
+      // A barrier orders the accesses before it against those after it, in
+      // the memory its fence names (OpenCL C 3.0, 6.15.8).
+      std::uint32_t fences = 0;
+      for (std::uint32_t warp = 0; warp < warps; ++warp)
+        fences |= std::exchange(states[warp].barrierFences, 0);
+      if (fences & FenceLocal) {
+        std::fill(context.localWriter.begin(), context.localWriter.end(), 0u);
+        std::fill(context.localReader.begin(), context.localReader.end(), 0u);
+      }
+      if (fences & FenceGlobal)
+        plan.check->beginEpoch(context.raceEpochs);
     }
     for (std::uint32_t warp = 0; warp < warps; ++warp) {
       LaneControl control = controlOf(warp);

@@ -509,15 +509,18 @@ private:
   // under the bounds or alignment check, a checked copy of `address`.
   uint32_t checkedAddress(const Value &pointer, uint32_t address, uint64_t bytes,
                           uint32_t alignment, bool write) {
-    // The uninitialised-read and race checks watch __local and private
-    // memory only.
-    const bool workGroupMemory = pointer.storage == spv::StorageClassWorkgroup ||
-                                 pointer.storage == spv::StorageClassFunction ||
-                                 pointer.storage == spv::StorageClassGeneric ||
-                                 pointer.storage == spv::StorageClassMax;
-    if (!checking(runtime::Check::Bounds) && !checking(runtime::Check::Alignment) &&
-        !(workGroupMemory &&
-          (checking(runtime::Check::Uninit) || checking(runtime::Check::Races))))
+    // The uninitialised-read check watches __local and private memory; the
+    // race check __local and global memory.
+    const spv::StorageClass storage = pointer.storage;
+    const bool generic = storage == spv::StorageClassGeneric || storage == spv::StorageClassMax;
+    const bool uninit = checking(runtime::Check::Uninit) &&
+                        (generic || storage == spv::StorageClassWorkgroup ||
+                         storage == spv::StorageClassFunction);
+    const bool races = checking(runtime::Check::Races) &&
+                       (generic || storage == spv::StorageClassWorkgroup ||
+                        storage == spv::StorageClassCrossWorkgroup);
+    if (!checking(runtime::Check::Bounds) && !checking(runtime::Check::Alignment) && !uninit &&
+        !races)
       return address;
     const uint32_t site = addSite(*current_, alignment, spaceOf(pointer.storage), write);
     // A copy carries uninitialised bytes (struct padding) along: its source
@@ -1028,6 +1031,15 @@ runtime::KernelCode KernelLowering::run() {
             static_cast<uint32_t>(code_.instructions.size()) - ending.firstInstruction;
         ending.terminator.kind = runtime::Terminator::Kind::Barrier;
         ending.terminator.target = {piece + 1};
+        const auto semantics = module_.constantValue(instruction.idOperand(2));
+        if (!semantics)
+          fail(instruction, "the memory semantics must be a constant");
+        ending.terminator.barrierFences =
+            (*semantics & spv::MemorySemanticsWorkgroupMemoryMask ? uint32_t(runtime::FenceLocal)
+                                                                  : 0u) |
+            (*semantics & spv::MemorySemanticsCrossWorkgroupMemoryMask
+                 ? uint32_t(runtime::FenceGlobal)
+                 : 0u);
         if (checking(runtime::Check::Barriers))
           ending.terminator.checkSite =
               addSite(instruction, 0, runtime::CheckSite::Space::Generic, false);

@@ -424,6 +424,32 @@ TEST_P(CheckedMode, LocalMemoryRaceWithoutABarrier) {
   expectFinding(run(k, {32}, {16}), "data-race", "local_race", {0, 0, 0});
 }
 
+TEST_P(CheckedMode, GlobalMemoryRaceWithinAWorkGroup) {
+  cl_kernel k = kernel("global_race_in_group");
+  arg(k, 0, buffer(std::vector<int>(32)));
+  arg(k, 1, buffer(std::vector<int>(32)));
+  // barrier(CLK_LOCAL_MEM_FENCE) does not order global memory: work-item 0
+  // reads data[1], which work-item 1 wrote.
+  expectFinding(run(k, {32}, {16}), "data-race", "global_race_in_group", {0, 0, 0});
+}
+
+TEST_P(CheckedMode, GlobalMemoryRaceBetweenWorkGroups) {
+  cl_kernel k = kernel("global_race_between_groups");
+  arg(k, 0, buffer(std::vector<int>(32)));
+  // Work-groups run in order (LANEWISE_DETERMINISTIC): work-item 16, first
+  // of group 1, writes out[15], which work-item 15 of group 0 wrote.
+  expectFinding(run(k, {32}, {16}), "data-race", "global_race_between_groups", {16, 0, 0});
+}
+
+TEST_P(CheckedMode, EveryWorkItemWritingOneElementRaces) {
+  cl_kernel k = kernel("every_work_item_writes_one_element");
+  arg(k, 0, buffer(iota(16, 0)));
+  arg(k, 1, buffer(std::vector<int>(1)));
+  // One address for the whole warp: work-item 1 writes what work-item 0 wrote.
+  expectFinding(run(k, {16}, {16}), "data-race", "every_work_item_writes_one_element",
+                {1, 0, 0});
+}
+
 // Sub-groups are 16 work-items unless a kernel requires another size.
 TEST_P(CheckedMode, UniformSubgroupOperationInDivergentControlFlow) {
   cl_kernel k = kernel("subgroup_reduce_in_branch");
@@ -459,6 +485,10 @@ TEST_P(CheckedMode, CorrectKernelsHaveNoFindings) {
   arg(vectors, 1, buffer(std::vector<float>(16 * 3)));
   arg(vectors, 2, cl_int{16});
   EXPECT_TRUE(run(vectors, {16}, {8}).empty());
+  cl_kernel exchange = kernel("correct_global_exchange");
+  arg(exchange, 0, buffer(std::vector<int>(32)));
+  arg(exchange, 1, buffer(std::vector<int>(16)));
+  EXPECT_TRUE(run(exchange, {32}, {16}).empty());
 }
 
 // Without the build option (and LANEWISE_CHECK unset) nothing is checked.

@@ -182,7 +182,37 @@ kernel void local_race(global int *out) {
   out[get_global_id(0)] = tile[(l + 1) % 16]; // BUG
 }
 
+kernel void global_race_in_group(global int *data, global int *out) {
+  size_t g = get_global_id(0);
+  data[g] = (int)g;
+  barrier(CLK_LOCAL_MEM_FENCE); // orders __local memory only
+  out[g] = data[g ^ 1]; // BUG
+}
+
+kernel void global_race_between_groups(global int *out) {
+  size_t g = get_global_id(0);
+  out[g] = (int)g;
+  if (get_local_id(0) == 0 && g > 0)
+    out[g - 1] = -1; // BUG
+}
+
+kernel void every_work_item_writes_one_element(global const int *in, global int *result) {
+  *result = in[get_global_id(0)]; // BUG
+}
+
 // Correct kernels: no finding.
+kernel void correct_global_exchange(global int *data, global int *partial) {
+  size_t g = get_global_id(0), l = get_local_id(0);
+  data[g] = (int)g;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  int v = data[g ^ 1];
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  data[g] = v;
+  if (l == 0)
+    atomic_add(partial, v); // atomics do not race
+  ((global char *)partial)[4 + g] = (char)l; // neighbouring bytes of one word
+}
+
 kernel void correct_stencil(global const float *in, global float *out, local float *tile) {
   size_t g = get_global_id(0), l = get_local_id(0), n = get_local_size(0);
   tile[l] = in[g];
