@@ -10,6 +10,7 @@
 #include <set>
 #include <atomic>
 #include <memory>
+#include <optional>
 
 namespace lanewise::runtime {
 
@@ -221,6 +222,101 @@ const MemoryRange *nearest(const std::vector<MemoryRange> &ranges, std::uint64_t
 
 } // namespace
 
+// The race check's record of global memory: for each 4-byte word touched,
+// the token (RaceEpochs) of its last writer and of its last reader, each
+// with the mask of the bytes of the word it accessed (token << 4 | mask).
+// One record serves the whole process: tokens increase from launch to
+// launch, so what an earlier launch left is older than the current launch's
+// first token and ignored, and nothing needs clearing between launches. The
+// record is made in pieces (64 KiB of memory each) on first touch, and
+// dropped when the tokens run low and no launch is using it.
+class CheckSession::GlobalAccessLog {
+public:
+  struct Word {
+    std::uint32_t writer = 0, reader = 0;
+  };
+  static constexpr std::uint32_t tokenLimit = 1u << 28;
+
+  static GlobalAccessLog &process() {
+    static auto *log = new GlobalAccessLog(); // outlives every launch
+    return *log;
+  }
+
+  // A launch starts using the record: the first token it may be given.
+  std::uint32_t open() {
+    std::lock_guard lock(mutex_);
+    if (sessions_ == 0 && nextToken_ > tokenLimit / 2) {
+      clear();
+      nextToken_ = 1;
+    }
+    ++sessions_;
+    return nextToken_;
+  }
+  void close() {
+    std::lock_guard lock(mutex_);
+    --sessions_;
+  }
+  // `lanes` fresh tokens: the first, or 0 when none are left.
+  std::uint32_t allocate(std::uint32_t lanes) {
+    std::lock_guard lock(mutex_);
+    if (tokenLimit - nextToken_ <= lanes)
+      return 0;
+    const std::uint32_t first = nextToken_;
+    nextToken_ += lanes;
+    return first;
+  }
+
+  // The words of the 64 KiB piece of memory that holds `address` (index
+  // them with wordIndex), or null outside the 48-bit address space.
+  static constexpr unsigned pieceShift = 16;
+  Word *piece(std::uint64_t address) {
+    if (address >> 48)
+      return nullptr;
+    std::atomic<Leaves *> &tableSlot = tables_[address >> 32];
+    Leaves *leaves = tableSlot.load(std::memory_order_acquire);
+    if (!leaves) {
+      auto *fresh = new Leaves();
+      if (tableSlot.compare_exchange_strong(leaves, fresh, std::memory_order_acq_rel))
+        leaves = fresh;
+      else
+        delete fresh;
+    }
+    std::atomic<Word *> &leafSlot = leaves->leaf[(address >> pieceShift) & (leafCount - 1)];
+    Word *leaf = leafSlot.load(std::memory_order_acquire);
+    if (!leaf) {
+      auto *fresh = static_cast<Word *>(std::calloc(wordsPerLeaf, sizeof(Word)));
+      if (fresh && leafSlot.compare_exchange_strong(leaf, fresh, std::memory_order_acq_rel))
+        leaf = fresh;
+      else
+        std::free(fresh);
+    }
+    return leaf;
+  }
+  static std::size_t wordIndex(std::uint64_t address) {
+    return (address >> 2) & (wordsPerLeaf - 1);
+  }
+
+private:
+  static constexpr std::size_t wordsPerLeaf = std::size_t(1) << (pieceShift - 2),
+                               leafCount = 1 << 16, tableCount = 1 << 16;
+  struct Leaves {
+    std::atomic<Word *> leaf[leafCount] = {};
+  };
+  GlobalAccessLog() : tables_(std::make_unique<std::atomic<Leaves *>[]>(tableCount)) {}
+  void clear() {
+    for (std::size_t t = 0; t < tableCount; ++t)
+      if (Leaves *leaves = tables_[t].exchange(nullptr)) {
+        for (std::size_t l = 0; l < leafCount; ++l)
+          std::free(leaves->leaf[l].load(std::memory_order_relaxed));
+        delete leaves;
+      }
+  }
+  std::unique_ptr<std::atomic<Leaves *>[]> tables_;
+  std::mutex mutex_;
+  std::uint32_t nextToken_ = 1;
+  unsigned sessions_ = 0;
+};
+
 CheckSession::Options CheckSession::optionsFromEnvironment() {
   Options options;
   if (const char *file = std::getenv("LANEWISE_CHECK_FILE"))
@@ -239,11 +335,16 @@ CheckSession::CheckSession(const KernelCode &code, std::vector<MemoryRange> glob
       live_.push_back(range);
   std::sort(live_.begin(), live_.end(),
             [](const MemoryRange &a, const MemoryRange &b) { return a.begin < b.begin; });
-  if (code.checks->checks.has(Check::Races))
-    globalLog_ = std::make_unique<GlobalAccessLog>();
+  if (code.checks->checks.has(Check::Races)) {
+    globalLog_ = &GlobalAccessLog::process();
+    firstToken_ = globalLog_->open();
+  }
 }
 
-CheckSession::~CheckSession() = default;
+CheckSession::~CheckSession() {
+  if (globalLog_)
+    globalLog_->close();
+}
 
 std::uint64_t CheckSession::readSink() { return reinterpret_cast<std::uint64_t>(zeros); }
 std::uint64_t CheckSession::writeSink() { return reinterpret_cast<std::uint64_t>(discard); }
@@ -355,6 +456,55 @@ bool CheckSession::spanValid(const ExecutionState &s, const CheckSite &where,
   }
 }
 
+// checkContents for every active lane of an access inside the __local
+// arena, the hot path of kernels that tile through __local memory: lanes
+// with nothing to report are handled here, the others by the per-lane
+// checks, which report.
+void CheckSession::checkLocalWarp(const ExecutionState &s, std::uint32_t site,
+                                  const std::uint64_t *pointer, std::uint64_t bytes) {
+  const KernelChecks &checks = *code_.checks;
+  const CheckSite &where = checks.sites[site];
+  const WorkGroupInfo &g = *s.group;
+  const auto arena = reinterpret_cast<std::uint64_t>(g.localArena);
+  std::uint8_t *const shadow = g.localShadow;
+  std::uint32_t *const writer = g.localWriter, *const reader = g.localReader;
+  const bool uninit =
+      shadow && checks.checks.has(Check::Uninit) && !where.write && !where.skipsUninit;
+  const bool races = writer && checks.checks.has(Check::Races) && !where.atomic;
+  const std::uint64_t written = where.writesPadding ? bytes / 3 * 4 : bytes;
+  constexpr std::uint32_t several = UINT32_MAX;
+  forActiveLanes(s, [&](std::uint32_t lane) {
+    const std::uint64_t offset = pointer[lane] - arena;
+    if (uninit)
+      for (std::uint64_t b = 0; b < bytes; ++b)
+        if (!shadow[offset + b]) {
+          checkInitialised(s, lane, site, pointer[lane], bytes, CheckSite::Space::Local);
+          break;
+        }
+    if (races) {
+      const std::uint32_t self = s.firstLocalIndex + lane + 1;
+      bool conflict = false;
+      for (std::uint64_t b = 0; b < bytes; ++b) {
+        const std::uint32_t w = writer[offset + b], r = reader[offset + b];
+        conflict |= (w != 0 && w != self) || (where.write && r != 0 && r != self);
+      }
+      if (conflict) {
+        checkRace(s, lane, site, pointer[lane], bytes, where.write);
+      } else if (where.write) {
+        std::fill_n(writer + offset, bytes, self);
+      } else {
+        for (std::uint64_t b = 0; b < bytes; ++b) {
+          std::uint32_t &r = reader[offset + b];
+          if (r != self && r != several) // stores only what changes
+            r = r == 0 ? self : several;
+        }
+      }
+    }
+    if (where.write && shadow)
+      std::memset(shadow + offset, 1, written);
+  });
+}
+
 void CheckSession::checkWarp(const ExecutionState &s, std::uint32_t site,
                              const std::uint64_t *pointer, bool varying, std::uint64_t bytes,
                              std::uint64_t *result) {
@@ -386,7 +536,11 @@ void CheckSession::checkWarp(const ExecutionState &s, std::uint32_t site,
     const bool contents =
         (checks.checks.has(Check::Races) && space != CheckSite::Space::Constant) ||
         (checks.checks.has(Check::Uninit) && space == CheckSite::Space::Local);
-    if (contents)
+    if (contents && space == CheckSite::Space::Local)
+      checkLocalWarp(s, site, pointer, bytes);
+    else if (contents && space == CheckSite::Space::Global)
+      checkGlobalWarp(s, site, pointer, bytes);
+    else if (contents)
       forActiveLanes(s, [&](std::uint32_t lane) {
         checkContents(s, lane, site, pointer[lane], bytes, space);
       });
@@ -576,76 +730,84 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
   report(s, lane, site, FindingKind::DataRace, detail, address, true);
 }
 
-// The race check's record of global memory for one launch: for each 4-byte
-// word touched, the token (RaceEpochs) of its last writer and of its last
-// reader, each with the mask of the bytes of the word it accessed (token << 4
-// | mask). The record is made in 64 KiB pieces of memory on first touch.
-class CheckSession::GlobalAccessLog {
-public:
-  struct Word {
-    std::uint32_t writer = 0, reader = 0;
-  };
-  GlobalAccessLog() : tables_(std::make_unique<std::atomic<Leaves *>[]>(tableCount)) {}
-  ~GlobalAccessLog() {
-    for (std::size_t t = 0; t < tableCount; ++t)
-      if (Leaves *leaves = tables_[t].load(std::memory_order_relaxed)) {
-        for (std::size_t l = 0; l < leafCount; ++l)
-          std::free(leaves->leaf[l].load(std::memory_order_relaxed));
-        delete leaves;
-      }
-  }
-  // The word that holds `address`, or null outside the 48-bit address space.
-  Word *word(std::uint64_t address) {
-    if (address >> 48)
-      return nullptr;
-    std::atomic<Leaves *> &tableSlot = tables_[address >> 32];
-    Leaves *leaves = tableSlot.load(std::memory_order_acquire);
-    if (!leaves) {
-      auto *fresh = new Leaves();
-      if (tableSlot.compare_exchange_strong(leaves, fresh, std::memory_order_acq_rel))
-        leaves = fresh;
-      else
-        delete fresh;
-    }
-    std::atomic<Word *> &leafSlot = leaves->leaf[(address >> 16) & (leafCount - 1)];
-    Word *leaf = leafSlot.load(std::memory_order_acquire);
-    if (!leaf) {
-      auto *fresh = static_cast<Word *>(std::calloc(wordsPerLeaf, sizeof(Word)));
-      if (!fresh)
-        return nullptr;
-      if (leafSlot.compare_exchange_strong(leaf, fresh, std::memory_order_acq_rel))
-        leaf = fresh;
-      else
-        std::free(fresh);
-    }
-    return leaf + ((address >> 2) & (wordsPerLeaf - 1));
-  }
-
-private:
-  static constexpr std::size_t wordsPerLeaf = 1 << 14, leafCount = 1 << 16, tableCount = 1 << 16;
-  struct Leaves {
-    std::atomic<Word *> leaf[leafCount] = {};
-  };
-  std::unique_ptr<std::atomic<Leaves *>[]> tables_;
-};
-
 void CheckSession::beginEpoch(RaceEpochs &epochs) {
   std::lock_guard lock(epochMutex_);
-  constexpr std::uint32_t tokenLimit = 1u << 28;
-  if (tokensExhausted_ || tokenLimit - nextToken_ <= epochs.lanes) {
+  const std::uint32_t first = tokensExhausted_ ? 0 : globalLog_->allocate(epochs.lanes);
+  if (first == 0) {
     if (!tokensExhausted_)
       std::fprintf(stderr,
                    "lanewise: kernel '%s': the race check on global memory has no tokens left "
-                   "(2^28 work-item epochs per launch); later accesses to global memory are "
+                   "(2^28 work-item epochs); later accesses to global memory in this launch are "
                    "not checked for races\n",
                    code_.name.c_str());
     tokensExhausted_ = true;
     epochs.starts.clear();
     return;
   }
-  epochs.starts.push_back(nextToken_);
-  epochs_.emplace_back(nextToken_, epochs.group);
-  nextToken_ += epochs.lanes;
+  epochs.starts.push_back(first);
+  epochs_.push_back({first, epochs.lanes, epochs.group});
+}
+
+namespace {
+
+// Whether the access of token `other` may be concurrent with the current
+// epoch's work-item `self` of the group with `epochs`, in a launch whose
+// tokens start at `firstToken`.
+bool concurrent(const RaceEpochs &epochs, std::uint32_t firstToken, std::uint32_t self,
+                std::uint32_t other) {
+  if (other < firstToken || other == self)
+    return false; // nobody, or an earlier launch, or this work-item
+  if (other >= epochs.starts.back())
+    return true; // this epoch (of this group, or of a group that started since)
+  // An earlier epoch of this group is ordered before; any other group's is not.
+  auto after = std::upper_bound(epochs.starts.begin(), epochs.starts.end(), other);
+  return after == epochs.starts.begin() || other >= *(after - 1) + epochs.lanes;
+}
+
+} // namespace
+
+// checkGlobalRace for every active lane of an access to global memory:
+// lanes with nothing to report are handled here, the others by
+// checkGlobalRace, which reports.
+void CheckSession::checkGlobalWarp(const ExecutionState &s, std::uint32_t site,
+                                   const std::uint64_t *pointer, std::uint64_t bytes) {
+  const RaceEpochs *epochs = s.group->raceEpochs;
+  if (!epochs || epochs->starts.empty() || !globalLog_)
+    return;
+  const CheckSite &where = code_.checks->sites[site];
+  if (where.atomic)
+    return;
+  const std::uint32_t firstSelf = epochs->starts.back() + s.firstLocalIndex;
+  std::uint64_t cachedPiece = UINT64_MAX;
+  GlobalAccessLog::Word *pieceWords = nullptr;
+  forActiveLanes(s, [&](std::uint32_t lane) {
+    const std::uint64_t address = pointer[lane], end = address + bytes;
+    const std::uint32_t self = firstSelf + lane;
+    for (std::uint64_t word = address & ~std::uint64_t(3); word < end; word += 4) {
+      if (word >> GlobalAccessLog::pieceShift != cachedPiece) {
+        cachedPiece = word >> GlobalAccessLog::pieceShift;
+        pieceWords = globalLog_->piece(word);
+      }
+      if (!pieceWords)
+        return;
+      GlobalAccessLog::Word &entry = pieceWords[GlobalAccessLog::wordIndex(word)];
+      const std::uint64_t low = std::max(word, address), high = std::min(word + 4, end);
+      const std::uint32_t mask = ((1u << (high - low)) - 1) << (low - word);
+      std::atomic_ref<std::uint32_t> writer(entry.writer), reader(entry.reader);
+      const std::uint32_t wrote = writer.load(std::memory_order_relaxed);
+      const std::uint32_t read = reader.load(std::memory_order_relaxed);
+      if (((wrote & mask) && concurrent(*epochs, firstToken_, self, wrote >> 4)) ||
+          (where.write && (read & mask) && concurrent(*epochs, firstToken_, self, read >> 4))) {
+        checkGlobalRace(s, lane, site, address, bytes, where.write);
+        return;
+      }
+      std::atomic_ref<std::uint32_t> &mine = where.write ? writer : reader;
+      const std::uint32_t last = where.write ? wrote : read;
+      const std::uint32_t now = self << 4 | ((last >> 4) == self ? (last & 0xF) | mask : mask);
+      if (now != last)
+        mine.store(now, std::memory_order_relaxed);
+    }
+  });
 }
 
 // Races on global memory: conflicting non-atomic accesses, at least one a
@@ -661,22 +823,17 @@ void CheckSession::checkGlobalRace(const ExecutionState &s, std::uint32_t lane,
     return;
   const std::uint32_t start = epochs->starts.back();
   const std::uint32_t self = start + s.firstLocalIndex + lane;
-  // Whether the access of token `other` may be concurrent with this one.
   auto concurrent = [&](std::uint32_t other) {
-    if (other == 0 || other == self)
-      return false;
-    if (other >= start)
-      return true; // this epoch (of this group or of one started since)
-    auto after = std::upper_bound(epochs->starts.begin(), epochs->starts.end(), other);
-    return after == epochs->starts.begin() || other >= *(after - 1) + epochs->lanes;
+    return lanewise::runtime::concurrent(*epochs, firstToken_, self, other);
   };
   std::uint32_t other = 0;
   const char *what = nullptr;
   const std::uint64_t end = address + bytes;
   for (std::uint64_t word = address & ~std::uint64_t(3); word < end; word += 4) {
-    GlobalAccessLog::Word *entry = globalLog_->word(word);
-    if (!entry)
+    GlobalAccessLog::Word *piece = globalLog_->piece(word);
+    if (!piece)
       return;
+    GlobalAccessLog::Word *entry = piece + GlobalAccessLog::wordIndex(word);
     const std::uint64_t low = std::max(word, address), high = std::min(word + 4, end);
     const std::uint32_t mask = ((1u << (high - low)) - 1) << (low - word);
     std::atomic_ref<std::uint32_t> writer(entry->writer), reader(entry->reader);
@@ -697,35 +854,33 @@ void CheckSession::checkGlobalRace(const ExecutionState &s, std::uint32_t lane,
   if (!what)
     return;
   // Who the other work-item is: the epoch its token belongs to.
-  std::uint64_t otherGroup = 0;
-  std::uint32_t otherLocal = 0;
+  std::optional<Epoch> epoch;
   {
     std::lock_guard lock(epochMutex_);
-    auto after = std::upper_bound(
-        epochs_.begin(), epochs_.end(), other,
-        [](std::uint32_t token, const std::pair<std::uint32_t, std::uint64_t> &epoch) {
-          return token < epoch.first;
-        });
-    if (after != epochs_.begin()) {
-      otherGroup = (after - 1)->second;
-      otherLocal = other - (after - 1)->first;
-    }
+    auto after = std::upper_bound(epochs_.begin(), epochs_.end(), other,
+                                  [](std::uint32_t token, const Epoch &e) { return token < e.first; });
+    if (after != epochs_.begin() && other < (after - 1)->first + (after - 1)->lanes)
+      epoch = *(after - 1);
   }
   const WorkGroupInfo &g = *s.group;
   char detail[320];
-  if (otherGroup == epochs->group)
+  if (!epoch)
+    std::snprintf(detail, sizeof detail,
+                  "global memory %s a work-item of another kernel running at the same time",
+                  what);
+  else if (epoch->group == epochs->group)
     std::snprintf(detail, sizeof detail,
                   "global memory %s the work-item with local linear id %u of the same "
                   "work-group, with no barrier ordering global memory between them",
-                  what, otherLocal);
+                  what, other - epoch->first);
   else
     std::snprintf(detail, sizeof detail,
                   "global memory %s the work-item with local linear id %u of work-group "
                   "(%" PRIu64 ",%" PRIu64 ",%" PRIu64
                   "): work-items of different work-groups are not ordered within a launch",
-                  what, otherLocal, otherGroup % g.numGroups[0],
-                  otherGroup / g.numGroups[0] % g.numGroups[1],
-                  otherGroup / (g.numGroups[0] * g.numGroups[1]));
+                  what, other - epoch->first, epoch->group % g.numGroups[0],
+                  epoch->group / g.numGroups[0] % g.numGroups[1],
+                  epoch->group / (g.numGroups[0] * g.numGroups[1]));
   report(s, lane, site, FindingKind::DataRace, detail, address, true);
 }
 

@@ -184,6 +184,10 @@ private:
   // record of the write.
   void checkContents(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                      std::uint64_t address, std::uint64_t bytes, CheckSite::Space space);
+  void checkLocalWarp(const ExecutionState &s, std::uint32_t site, const std::uint64_t *pointer,
+                      std::uint64_t bytes);
+  void checkGlobalWarp(const ExecutionState &s, std::uint32_t site, const std::uint64_t *pointer,
+                       std::uint64_t bytes);
   void checkGlobalRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                        std::uint64_t address, std::uint64_t bytes, bool write);
   bool inBounds(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
@@ -203,11 +207,17 @@ private:
   std::vector<MemoryRange> live_; // the global ranges not released, by start
   Options options_;
   std::atomic<bool> aborted_{false};
-  std::unique_ptr<GlobalAccessLog> globalLog_; // under the race check
+  // Under the race check: the process's record of global memory, and the
+  // first token of this launch (older tokens are of earlier launches).
+  GlobalAccessLog *globalLog_ = nullptr;
+  std::uint32_t firstToken_ = 0;
   std::mutex epochMutex_;
-  std::uint32_t nextToken_ = 1;
-  // Every epoch's first token and its group, ascending, for reports.
-  std::vector<std::pair<std::uint32_t, std::uint64_t>> epochs_;
+  // This launch's epochs, by first token, for reports.
+  struct Epoch {
+    std::uint32_t first = 0, lanes = 0;
+    std::uint64_t group = 0;
+  };
+  std::vector<Epoch> epochs_;
   bool tokensExhausted_ = false;
   std::mutex mutex_;
   std::uint64_t suppressed_ = 0;

@@ -489,6 +489,9 @@ TEST_P(CheckedMode, CorrectKernelsHaveNoFindings) {
   arg(exchange, 0, buffer(std::vector<int>(32)));
   arg(exchange, 1, buffer(std::vector<int>(16)));
   EXPECT_TRUE(run(exchange, {32}, {16}).empty());
+  // A second launch on the same memory: the first launch's accesses are
+  // ordered before it.
+  EXPECT_TRUE(run(exchange, {32}, {16}).empty());
 }
 
 // Without the build option (and LANEWISE_CHECK unset) nothing is checked.
