@@ -397,7 +397,7 @@ void CheckSession::checkContents(const ExecutionState &s, std::uint32_t lane, st
   const CheckSite &where = checks.sites[site];
   if (checks.checks.has(Check::Uninit) && !where.write && !where.skipsUninit)
     checkInitialised(s, lane, site, address, bytes, space);
-  if (checks.checks.has(Check::Races) && !where.atomic) {
+  if (checks.checks.has(Check::Races) && !where.skipsRaces) {
     if (space == CheckSite::Space::Local)
       checkRace(s, lane, site, address, bytes, where.write);
     else if (space == CheckSite::Space::Global)
@@ -470,7 +470,7 @@ void CheckSession::checkLocalWarp(const ExecutionState &s, std::uint32_t site,
   std::uint32_t *const writer = g.localWriter, *const reader = g.localReader;
   const bool uninit =
       shadow && checks.checks.has(Check::Uninit) && !where.write && !where.skipsUninit;
-  const bool races = writer && checks.checks.has(Check::Races) && !where.atomic;
+  const bool races = writer && checks.checks.has(Check::Races) && !where.skipsRaces;
   const std::uint64_t written = where.writesPadding ? bytes / 3 * 4 : bytes;
   constexpr std::uint32_t several = UINT32_MAX;
   forActiveLanes(s, [&](std::uint32_t lane) {
@@ -775,7 +775,7 @@ void CheckSession::checkGlobalWarp(const ExecutionState &s, std::uint32_t site,
   if (!epochs || epochs->starts.empty() || !globalLog_)
     return;
   const CheckSite &where = code_.checks->sites[site];
-  if (where.atomic)
+  if (where.skipsRaces)
     return;
   const std::uint32_t firstSelf = epochs->starts.back() + s.firstLocalIndex;
   std::uint64_t cachedPiece = UINT64_MAX;

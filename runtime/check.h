@@ -68,7 +68,9 @@ struct CheckSite {
   // A whole 3-vector stored through a pointer to it: its 4-element slot
   // counts as written, padding included (compilers load 3-vectors as 4).
   bool writesPadding = false;
-  bool atomic = false; // atomic accesses do not race
+  // Not checked for races: atomics, and asynchronous copies (made by the
+  // work-group, not by one work-item).
+  bool skipsRaces = false;
 };
 
 // The checks a kernel's code was built with and its sites (Instruction::aux

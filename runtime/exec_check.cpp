@@ -107,7 +107,27 @@ void checkSubgroup(const Instruction &in, ExecutionState &s) {
   });
 }
 
+void checkAsyncCopy(const Instruction &in, ExecutionState &s) {
+  const std::uint64_t destination = s.reg<const std::uint64_t>(in.operand[0])[0];
+  const std::uint64_t source = s.reg<const std::uint64_t>(in.operand[1])[0];
+  const std::uint64_t count = s.reg<const std::uint64_t>(in.operand[2])[0];
+  const std::uint64_t stride = s.reg<const std::uint64_t>(in.operand[3])[0];
+  const bool toLocal = in.components != 0;
+  const std::uint64_t bytes = in.immediate;
+  const std::uint32_t lane = firstActiveLane(s);
+  bool valid = true;
+  for (std::uint64_t i = 0; i < count && valid; ++i) {
+    const std::uint64_t from = source + (toLocal ? i * stride : i) * bytes;
+    const std::uint64_t to = destination + (toLocal ? i : i * stride) * bytes;
+    valid = s.check->checkAccess(s, lane, in.aux + 1, from, bytes) &&
+            s.check->checkAccess(s, lane, in.aux, to, bytes);
+  }
+  *s.reg<std::uint64_t>(in.result) = valid ? count : 0;
+}
+
 } // namespace
+
+Handler checkAsyncCopyHandler() { return &checkAsyncCopy; }
 
 Handler checkSubgroupHandler() { return &checkSubgroup; }
 

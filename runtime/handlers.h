@@ -175,6 +175,11 @@ namespace lanewise::runtime {
 // operand[0] the address register, result the checked address register (of
 // the same shape), aux the site, immediate the bytes accessed.
 Handler checkAccessHandler(bool varying);
+// An asynchronous copy's elements (operands: destination, source, count,
+// stride; components 1 when it copies to __local; aux its write site, the
+// read site next; immediate the element's bytes): result = the count, or 0
+// if an element is outside memory.
+Handler checkAsyncCopyHandler();
 // The division check: operand[0] / operand[1], aux the site, immediate 1
 // for signed division; writes no result.
 Handler checkDivisionHandler(Scalar type, const Shape &shape);

@@ -529,7 +529,7 @@ private:
                                                   current_->opcode == spv::OpCopyMemorySized);
     checks_->sites[site].writesPadding = write && bytes % 3 == 0 && alignment == bytes / 3 * 4;
     const spv::Op op = current_->opcode;
-    checks_->sites[site].atomic =
+    checks_->sites[site].skipsRaces =
         (op >= spv::OpAtomicLoad && op <= spv::OpAtomicXor) || op == spv::OpAtomicFlagTestAndSet ||
         op == spv::OpAtomicFlagClear || op == spv::OpAtomicFAddEXT ||
         op == spv::OpAtomicFMinEXT || op == spv::OpAtomicFMaxEXT;
@@ -2071,9 +2071,29 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
     const uint32_t pointerType = typeOfId(instruction.idOperand(1), instruction);
     const Type &type = typeOf(module_, pointerType);
     const bool toLocal = type.storageClass == spv::StorageClassWorkgroup;
+    const uint64_t elementBytes = byteSize(module_, type.element);
+    uint32_t elements = count.offset;
+    if (checking(runtime::Check::Bounds)) {
+      // The copy's elements are checked first (bounds only); a copy with
+      // an element outside memory copies nothing (its checked count is 0).
+      const uint32_t writeSite =
+          addSite(instruction, 0, spaceOf(toLocal ? spv::StorageClassWorkgroup
+                                                          : spv::StorageClassCrossWorkgroup),
+                  true);
+      const uint32_t readSite =
+          addSite(instruction, 0, spaceOf(toLocal ? spv::StorageClassCrossWorkgroup
+                                                          : spv::StorageClassWorkgroup),
+                  false);
+      checks_->sites[writeSite].skipsRaces = checks_->sites[readSite].skipsRaces = true;
+      checks_->sites[readSite].skipsUninit = true;
+      elements = allocate(8, false);
+      emit(runtime::checkAsyncCopyHandler(), elements,
+           {destination.offset, source.offset, count.offset, stride.offset}, toLocal ? 1 : 0,
+           writeSite, elementBytes);
+    }
     emit(runtime::asyncCopyHandler(0), result().offset,
-         {destination.offset, source.offset, count.offset, stride.offset},
-         code_.asyncCopySites++, toLocal ? 1 : 0, byteSize(module_, type.element));
+         {destination.offset, source.offset, elements, stride.offset}, code_.asyncCopySites++,
+         toLocal ? 1 : 0, elementBytes);
     return;
   }
   case spv::OpExtInst:

@@ -441,6 +441,16 @@ TEST_P(CheckedMode, GlobalMemoryRaceBetweenWorkGroups) {
   expectFinding(run(k, {32}, {16}), "data-race", "global_race_between_groups", {16, 0, 0});
 }
 
+TEST_P(CheckedMode, AsynchronousCopyPastTheEndOfLocalMemory) {
+  cl_kernel k = kernel("async_copy_past_the_tile");
+  arg(k, 0, buffer(std::vector<float>(64, 1.0f)));
+  arg(k, 1, buffer(std::vector<float>(32)));
+  // 20 elements into a 16-element tile; the first work-item of the group
+  // names the work-group's copy.
+  const std::vector<Finding> findings = run(k, {32}, {16});
+  expectFinding(findings, "out-of-bounds", "async_copy_past_the_tile", {0, 0, 0});
+}
+
 TEST_P(CheckedMode, EveryWorkItemWritingOneElementRaces) {
   cl_kernel k = kernel("every_work_item_writes_one_element");
   arg(k, 0, buffer(iota(16, 0)));

@@ -196,6 +196,13 @@ kernel void global_race_between_groups(global int *out) {
     out[g - 1] = -1; // BUG
 }
 
+kernel void async_copy_past_the_tile(global const float *in, global float *out) {
+  local float tile[16];
+  event_t copied = async_work_group_copy(tile, in + get_group_id(0) * 16, 20, 0); // BUG
+  wait_group_events(1, &copied);
+  out[get_global_id(0)] = tile[get_local_id(0)];
+}
+
 kernel void every_work_item_writes_one_element(global const int *in, global int *result) {
   *result = in[get_global_id(0)]; // BUG
 }
