@@ -368,6 +368,7 @@ bool CheckSession::checkAccess(const ExecutionState &s, std::uint32_t lane, std:
                                std::uint64_t address, std::uint64_t bytes) {
   const KernelChecks &checks = *code_.checks;
   const CheckSite &where = checks.sites[site];
+  const CheckSite::Space space = resolve(s, lane, where.space, address);
   if (checks.checks.has(Check::Alignment) && where.alignment > 1 &&
       address % where.alignment != 0) {
     char detail[256];
@@ -376,9 +377,8 @@ bool CheckSession::checkAccess(const ExecutionState &s, std::uint32_t lane, std:
                   "%" PRIu64 ")",
                   where.write ? "write" : "read", bytes, where.alignment, where.alignment,
                   address % where.alignment);
-    report(s, lane, site, FindingKind::Misaligned, detail, address, true);
+    report(s, lane, site, FindingKind::Misaligned, detail, Place{address, space});
   }
-  const CheckSite::Space space = resolve(s, lane, where.space, address);
   if (checks.checks.has(Check::Bounds)) {
     const auto arena = reinterpret_cast<std::uint64_t>(s.group->localArena);
     const auto privateBase =
@@ -608,12 +608,12 @@ bool CheckSession::inBounds(const ExecutionState &s, std::uint32_t lane, std::ui
       report(s, lane, site,
              argument && address >= found.begin ? FindingKind::LocalArgumentTooSmall
                                                 : FindingKind::OutOfBounds,
-             detail, address, true);
+             detail, Place{address, space});
     } else {
       std::snprintf(detail, sizeof detail,
                     "%s of %" PRIu64 " bytes in local memory outside every __local allocation",
                     access, bytes);
-      report(s, lane, site, FindingKind::OutOfBounds, detail, address, true);
+      report(s, lane, site, FindingKind::OutOfBounds, detail, Place{address, space});
     }
     return false;
   }
@@ -633,7 +633,7 @@ bool CheckSession::inBounds(const ExecutionState &s, std::uint32_t lane, std::ui
                   bytes,
                   range ? relation(address, bytes, *range).c_str()
                         : "outside the work-item's private memory");
-    report(s, lane, site, FindingKind::OutOfBounds, detail, address, true);
+    report(s, lane, site, FindingKind::OutOfBounds, detail, Place{address, space});
     return false;
   }
   range = nearest(global_, address, bytes, inside);
@@ -654,7 +654,7 @@ bool CheckSession::inBounds(const ExecutionState &s, std::uint32_t lane, std::ui
   if (inside && !nearLive) {
     std::snprintf(detail, sizeof detail, "%s of %" PRIu64 " bytes in %s memory of %s", access,
                   bytes, spaceName(space).data(), range->name.c_str());
-    report(s, lane, site, FindingKind::ReleasedMemory, detail, address, true);
+    report(s, lane, site, FindingKind::ReleasedMemory, detail, Place{address, space});
     return false;
   }
   if (nearLive)
@@ -663,7 +663,7 @@ bool CheckSession::inBounds(const ExecutionState &s, std::uint32_t lane, std::ui
                 spaceName(space).data(),
                 range ? relation(address, bytes, *range).c_str()
                       : "outside every buffer the kernel can access");
-  report(s, lane, site, FindingKind::OutOfBounds, detail, address, true);
+  report(s, lane, site, FindingKind::OutOfBounds, detail, Place{address, space});
   return false;
 }
 
@@ -727,7 +727,7 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
     std::snprintf(detail, sizeof detail,
                   "local memory %s work-item with local linear id %u, with no barrier between",
                   what, other - 1);
-  report(s, lane, site, FindingKind::DataRace, detail, address, true);
+  report(s, lane, site, FindingKind::DataRace, detail, Place{address, CheckSite::Space::Local});
 }
 
 void CheckSession::beginEpoch(RaceEpochs &epochs) {
@@ -881,7 +881,7 @@ void CheckSession::checkGlobalRace(const ExecutionState &s, std::uint32_t lane,
                   what, other - epoch->first, epoch->group % g.numGroups[0],
                   epoch->group / g.numGroups[0] % g.numGroups[1],
                   epoch->group / (g.numGroups[0] * g.numGroups[1]));
-  report(s, lane, site, FindingKind::DataRace, detail, address, true);
+  report(s, lane, site, FindingKind::DataRace, detail, Place{address, CheckSite::Space::Global});
 }
 
 void CheckSession::checkInitialised(const ExecutionState &s, std::uint32_t lane,
@@ -900,17 +900,17 @@ void CheckSession::checkInitialised(const ExecutionState &s, std::uint32_t lane,
                 "read of %" PRIu64 " bytes of %s memory, byte %" PRIu64
                 " of which no work-item has written in this work-group",
                 bytes, space == CheckSite::Space::Local ? "local" : "private", first);
-  report(s, lane, site, FindingKind::UninitialisedRead, detail, address, true);
+  report(s, lane, site, FindingKind::UninitialisedRead, detail, Place{address, space});
 }
 
 void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                           FindingKind kind, const std::string &detail) {
-  report(s, lane, site, kind, detail, 0, false);
+  report(s, lane, site, kind, detail, std::nullopt);
 }
 
 void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
-                          FindingKind kind, const std::string &detail, std::uint64_t address,
-                          bool hasAddress) {
+                          FindingKind kind, const std::string &detail,
+                          std::optional<Place> place) {
   if (options_.abortOnFirst)
     aborted_.store(true, std::memory_order_relaxed);
   {
@@ -939,8 +939,8 @@ void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint
                          : where.file + ":" + std::to_string(where.line) + ":" +
                                std::to_string(where.column);
   char addressText[64] = "";
-  if (hasAddress)
-    std::snprintf(addressText, sizeof addressText, ", address 0x%" PRIx64, address);
+  if (place)
+    std::snprintf(addressText, sizeof addressText, ", address 0x%" PRIx64, place->address);
   std::snprintf(text, sizeof text,
                 "lanewise: %s in kernel '%s' at %s (%s%s)\n"
                 "  %s%s\n"
@@ -968,11 +968,11 @@ void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint
   json += ",\"global_id\":" + triple(global) + ",\"local_id\":" + triple(local) +
           ",\"group_id\":" + triple(g.groupId) + ",\"subgroup\":" + std::to_string(subgroup) +
           ",\"subgroup_lane\":" + std::to_string(subgroupLane);
-  if (hasAddress) {
+  if (place) {
     char hex[32];
-    std::snprintf(hex, sizeof hex, "\"0x%" PRIx64 "\"", address);
+    std::snprintf(hex, sizeof hex, "\"0x%" PRIx64 "\"", place->address);
     json += ",\"address\":" + std::string(hex) +
-            ",\"address_space\":" + jsonString(spaceName(where.space));
+            ",\"address_space\":" + jsonString(spaceName(place->space));
   }
   json += ",\"message\":" + jsonString(detail) + "}\n";
 

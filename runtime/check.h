@@ -173,7 +173,12 @@ public:
   static constexpr std::uint64_t sinkBytes = 4096;
 
 private:
-  struct Report;
+  // Where a finding's access went: the address, and the memory it is in
+  // (a generic pointer's resolved).
+  struct Place {
+    std::uint64_t address;
+    CheckSite::Space space;
+  };
   class GlobalAccessLog;
   // Which memory a lane's address is in (generic pointers resolved).
   static CheckSite::Space resolve(const ExecutionState &s, std::uint32_t lane,
@@ -202,7 +207,7 @@ private:
   void checkInitialised(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                         std::uint64_t address, std::uint64_t bytes, CheckSite::Space space);
   void report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site, FindingKind kind,
-              const std::string &detail, std::uint64_t address, bool hasAddress);
+              const std::string &detail, std::optional<Place> place);
 
   const KernelCode &code_;
   std::vector<MemoryRange> global_, local_;

@@ -26,7 +26,7 @@ const bool deterministic = [] { return setenv("LANEWISE_DETERMINISTIC", "1", 1) 
 
 // One finding, from a line of the JSON report (LANEWISE_CHECK_JSON).
 struct Finding {
-  std::string kind, kernel, opcode, file;
+  std::string kind, kernel, opcode, file, addressSpace;
   long line = -1;
   std::vector<long> globalId;
 };
@@ -69,6 +69,7 @@ std::vector<Finding> readFindings(const std::string &path) {
   for (std::string line; std::getline(file, line);) {
     Finding f;
     f.kind = stringField(line, "kind");
+    f.addressSpace = stringField(line, "address_space");
     f.kernel = stringField(line, "kernel");
     f.opcode = stringField(line, "opcode");
     f.file = stringField(line, "file");
@@ -271,7 +272,11 @@ TEST_P(CheckedMode, SvmAllocationOverflow) {
 TEST_P(CheckedMode, GenericPointerInACalledFunction) {
   cl_kernel k = kernel("generic_overflow");
   arg(k, 0, buffer(std::vector<int>(16)));
-  expectFinding(run(k, {16}, {16}), "out-of-bounds", "generic_overflow", {8, 0, 0});
+  const std::vector<Finding> findings = run(k, {16}, {16});
+  expectFinding(findings, "out-of-bounds", "generic_overflow", {8, 0, 0});
+  // The generic pointer is resolved: it points to global memory.
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings.front().addressSpace, "global");
 }
 
 TEST_P(CheckedMode, ProgramScopeConstantTableOverflow) {
