@@ -727,7 +727,9 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
     std::snprintf(detail, sizeof detail,
                   "local memory %s work-item with local linear id %u, with no barrier between",
                   what, other - 1);
-  report(s, lane, site, FindingKind::DataRace, detail, Place{address, CheckSite::Space::Local});
+  report(s, lane, site, FindingKind::DataRace,
+         detail + owner(s, lane, address, CheckSite::Space::Local),
+         Place{address, CheckSite::Space::Local});
 }
 
 void CheckSession::beginEpoch(RaceEpochs &epochs) {
@@ -881,7 +883,29 @@ void CheckSession::checkGlobalRace(const ExecutionState &s, std::uint32_t lane,
                   what, other - epoch->first, epoch->group % g.numGroups[0],
                   epoch->group / g.numGroups[0] % g.numGroups[1],
                   epoch->group / (g.numGroups[0] * g.numGroups[1]));
-  report(s, lane, site, FindingKind::DataRace, detail, Place{address, CheckSite::Space::Global});
+  report(s, lane, site, FindingKind::DataRace,
+         detail + owner(s, lane, address, CheckSite::Space::Global),
+         Place{address, CheckSite::Space::Global});
+}
+
+std::string CheckSession::owner(const ExecutionState &s, std::uint32_t lane,
+                                std::uint64_t address, CheckSite::Space space) const {
+  std::uint64_t base = 0;
+  std::vector<MemoryRange> lanePrivate;
+  const std::vector<MemoryRange> *ranges = &live_;
+  if (space == CheckSite::Space::Local) {
+    base = reinterpret_cast<std::uint64_t>(s.group->localArena);
+    ranges = &local_;
+  } else if (space == CheckSite::Space::Private) {
+    base = reinterpret_cast<std::uint64_t>(s.privateBase) + std::uint64_t(lane) * s.privateStride;
+    for (const KernelChecks::Variable &v : code_.checks->privateVariables)
+      lanePrivate.push_back({v.offset, v.size, space, "private variable '" + v.name + "'"});
+    ranges = &lanePrivate;
+  }
+  for (const MemoryRange &range : *ranges)
+    if (address >= base + range.begin && address < base + range.begin + range.size)
+      return "; at offset " + std::to_string(address - base - range.begin) + " of " + range.name;
+  return "";
 }
 
 void CheckSession::checkInitialised(const ExecutionState &s, std::uint32_t lane,
@@ -900,7 +924,8 @@ void CheckSession::checkInitialised(const ExecutionState &s, std::uint32_t lane,
                 "read of %" PRIu64 " bytes of %s memory, byte %" PRIu64
                 " of which no work-item has written in this work-group",
                 bytes, space == CheckSite::Space::Local ? "local" : "private", first);
-  report(s, lane, site, FindingKind::UninitialisedRead, detail, Place{address, space});
+  report(s, lane, site, FindingKind::UninitialisedRead, detail + owner(s, lane, address, space),
+         Place{address, space});
 }
 
 void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,

@@ -191,6 +191,9 @@ private:
   // record of the write.
   void checkContents(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                      std::uint64_t address, std::uint64_t bytes, CheckSite::Space space);
+  // "; at offset N of NAME" for the allocation that holds `address`, or "".
+  std::string owner(const ExecutionState &s, std::uint32_t lane, std::uint64_t address,
+                    CheckSite::Space space) const;
   void checkLocalWarp(const ExecutionState &s, std::uint32_t site, const std::uint64_t *pointer,
                       std::uint64_t bytes);
   void checkGlobalWarp(const ExecutionState &s, std::uint32_t site, const std::uint64_t *pointer,
