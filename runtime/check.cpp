@@ -434,8 +434,10 @@ bool CheckSession::spanValid(const ExecutionState &s, const CheckSite &where,
       space = CheckSite::Space::Local;
     else if ((end <= arena || low >= arenaEnd) && (end <= privateLow || low >= privateHigh))
       space = CheckSite::Space::Global;
+    else if (low >= privateLow && end <= privateHigh)
+      space = CheckSite::Space::Private; // each lane's own, if the bounds check finds so
     else
-      return false; // private, or a mixture: lane by lane
+      return false; // a mixture: lane by lane
   }
   if (!checks.checks.has(Check::Bounds))
     return true;
@@ -450,6 +452,23 @@ bool CheckSession::spanValid(const ExecutionState &s, const CheckSite &where,
     auto after = std::upper_bound(live_.begin(), live_.end(), low,
                                   [](std::uint64_t a, const MemoryRange &r) { return a < r.begin; });
     return after != live_.begin() && end <= (after - 1)->begin + (after - 1)->size;
+  }
+  case CheckSite::Space::Private: {
+    // Each lane in its own private memory, all at offsets inside one variable.
+    std::uint64_t lowOffset = UINT64_MAX, highOffset = 0;
+    bool outside = false;
+    forActiveLanes(s, [&](std::uint32_t lane) {
+      const std::uint64_t base = privateLow + std::uint64_t(lane) * s.privateStride;
+      outside |= pointer[lane] < base;
+      lowOffset = std::min(lowOffset, pointer[lane] - base);
+      highOffset = std::max(highOffset, pointer[lane] - base);
+    });
+    if (outside)
+      return false;
+    for (const KernelChecks::Variable &v : checks.privateVariables)
+      if (lowOffset >= v.offset && highOffset + bytes <= v.offset + v.size)
+        return true;
+    return false;
   }
   default:
     return false;
@@ -533,9 +552,10 @@ void CheckSession::checkWarp(const ExecutionState &s, std::uint32_t site,
   CheckSite::Space space;
   if (spanValid(s, where, pointer, bytes, space)) {
     // The common case: every lane inside one range, all aligned.
+    const bool local = space == CheckSite::Space::Local;
     const bool contents =
-        (checks.checks.has(Check::Races) && space != CheckSite::Space::Constant) ||
-        (checks.checks.has(Check::Uninit) && space == CheckSite::Space::Local);
+        (checks.checks.has(Check::Races) && (local || space == CheckSite::Space::Global)) ||
+        (checks.checks.has(Check::Uninit) && (local || space == CheckSite::Space::Private));
     if (contents && space == CheckSite::Space::Local)
       checkLocalWarp(s, site, pointer, bytes);
     else if (contents && space == CheckSite::Space::Global)
