@@ -349,18 +349,18 @@ CheckSession::~CheckSession() {
 std::uint64_t CheckSession::readSink() { return reinterpret_cast<std::uint64_t>(zeros); }
 std::uint64_t CheckSession::writeSink() { return reinterpret_cast<std::uint64_t>(discard); }
 
-CheckSite::Space CheckSession::resolve(const ExecutionState &s, std::uint32_t lane,
-                                       CheckSite::Space space, std::uint64_t address) {
+CheckSite::Space CheckSession::resolve(const ExecutionState &s, CheckSite::Space space,
+                                       std::uint64_t address) {
   if (space != CheckSite::Space::Generic)
     return space;
-  const WorkGroupInfo &group = *s.group;
-  const auto arena = reinterpret_cast<std::uint64_t>(group.localArena);
-  const auto privateBase =
-      reinterpret_cast<std::uint64_t>(s.privateBase) + std::uint64_t(lane) * s.privateStride;
-  if (arena && address >= arena && address < arena + group.localBytes)
+  switch (memoryOf(s, address)) {
+  case MemoryOf::Local:
     return CheckSite::Space::Local;
-  if (s.privateStride && address >= privateBase && address < privateBase + s.privateStride)
+  case MemoryOf::Private:
     return CheckSite::Space::Private;
+  case MemoryOf::Global:
+    break;
+  }
   return CheckSite::Space::Global;
 }
 
@@ -368,7 +368,7 @@ bool CheckSession::checkAccess(const ExecutionState &s, std::uint32_t lane, std:
                                std::uint64_t address, std::uint64_t bytes) {
   const KernelChecks &checks = *code_.checks;
   const CheckSite &where = checks.sites[site];
-  const CheckSite::Space space = resolve(s, lane, where.space, address);
+  const CheckSite::Space space = resolve(s, where.space, address);
   if (checks.checks.has(Check::Alignment) && where.alignment > 1 &&
       address % where.alignment != 0) {
     char detail[256];
@@ -542,7 +542,7 @@ void CheckSession::checkWarp(const ExecutionState &s, std::uint32_t site,
     const bool valid = checkAccess(s, first, site, address, bytes);
     result[0] = valid ? address : sink;
     if (valid) {
-      const CheckSite::Space space = resolve(s, first, where.space, address);
+      const CheckSite::Space space = resolve(s, where.space, address);
       for (std::uint32_t lane = first + 1; lane < s.laneCount; ++lane)
         if (s.isActive(lane))
           checkContents(s, lane, site, address, bytes, space);

@@ -329,16 +329,15 @@ template <std::uint32_t ElementBytes> void asyncCopy(const Instruction &in, Exec
 
 enum class Space : std::uint32_t { Semantics, Private, Local, Global };
 
-// Where an address points: the work-group's __local arena, the warp's
-// private memory, or else global memory.
 Space spaceOf(const ExecutionState &s, std::uint64_t address) {
-  const auto local = reinterpret_cast<std::uint64_t>(s.group->localArena);
-  if (local && address >= local && address < local + s.group->localBytes)
+  switch (memoryOf(s, address)) {
+  case MemoryOf::Local:
     return Space::Local;
-  const auto privateBase = reinterpret_cast<std::uint64_t>(s.privateBase);
-  if (privateBase && address >= privateBase &&
-      address < privateBase + std::uint64_t(s.privateStride) * s.width)
+  case MemoryOf::Private:
     return Space::Private;
+  case MemoryOf::Global:
+    break;
+  }
   return Space::Global;
 }
 

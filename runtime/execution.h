@@ -65,6 +65,20 @@ struct ExecutionState {
   bool isActive(std::uint32_t lane) const { return fullMask || active[lane]; }
 };
 
+// The memory a generic address points to: the work-group's __local arena,
+// the private memory of the warp's lanes, or else global memory.
+enum class MemoryOf : std::uint8_t { Global, Local, Private };
+inline MemoryOf memoryOf(const ExecutionState &s, std::uint64_t address) {
+  const auto local = reinterpret_cast<std::uint64_t>(s.group->localArena);
+  if (local && address >= local && address < local + s.group->localBytes)
+    return MemoryOf::Local;
+  const auto privateBase = reinterpret_cast<std::uint64_t>(s.privateBase);
+  if (privateBase && address >= privateBase &&
+      address < privateBase + std::uint64_t(s.privateStride) * s.width)
+    return MemoryOf::Private;
+  return MemoryOf::Global;
+}
+
 // Calls f(lane) for every active lane.
 template <typename F> inline void forActiveLanes(const ExecutionState &s, F &&f) {
   if (s.fullMask) {
