@@ -186,4 +186,29 @@ Handler checkDivisionHandler(Scalar type, const Shape &shape);
 // The sub-group checks: a uniform-only operation reached by part of a
 // sub-group, a read of an inactive or out-of-range lane (see exec_check.cpp).
 Handler checkSubgroupHandler();
+
+// The register shadow of the uninitialised-read check (exec_undef.cpp): a
+// varying byte per lane, 1 where an SSA value is undefined on the lane's
+// path. The join: result = operand[0] | operand[1].
+Handler undefJoinHandler(bool aVarying, bool bVarying);
+// OpSelect's shadow: operand[0] the condition (`components` Bools),
+// operand[1..3] the shadows of the condition and of the two operands;
+// immediate bit k set when operand k is varying.
+Handler undefSelectHandler();
+// The shadow of a Bool AND or OR, which a defined false (AND) or true (OR)
+// operand decides alone: operand[0..1] the Bools (`components` elements),
+// operand[2..3] their shadows; immediate bit k set when operand k is
+// varying, bit 4 for OR.
+Handler undefLogicalHandler();
+// What an undefined value is used as, for the report.
+enum class UndefinedUse : std::uint8_t {
+  StoredValue,
+  AtomicOperand,
+  BranchCondition,
+  SwitchSelector,
+  Address,
+};
+// Reports the active lanes whose shadow (operand[0]) is set: aux the site,
+// immediate bit 0 a varying shadow, bits 8 and up the UndefinedUse.
+Handler checkUndefinedHandler();
 } // namespace lanewise::runtime

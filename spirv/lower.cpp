@@ -538,6 +538,54 @@ private:
     return checked;
   }
 
+  // ---- the register shadow of the uninitialised-read check ----
+  // At -O2 an uninitialised variable is an OpUndef, usually an incoming
+  // value of a phi. Each SSA value that may carry one (an OpUndef, a phi
+  // with such an incoming value, an element-wise operation or an OpSelect
+  // on such a value) gets a varying byte per lane, 1 where the value is
+  // undefined on the lane's path, computed and copied along with the value;
+  // it is checked where an undefined value has an effect. Composites
+  // (OpCompositeInsert/Extract/Construct, OpVectorShuffle) do not propagate
+  // it: clang builds vectors by inserting into OpUndef in correct code.
+  struct Shadow {
+    uint32_t offset = 0;
+    bool varying = false;
+  };
+  std::unordered_set<uint32_t> undefinedIds_;                 // the OpUndef values themselves
+  std::unordered_set<uint32_t> maybeUndefined_;               // those and what they reach
+  std::unordered_map<uint32_t, uint32_t> undefShadow_;        // value -> varying shadow
+  std::unordered_map<uint32_t, uint32_t> undefShadowStaging_; // phi -> staging shadow
+  std::optional<uint32_t> shadowConstants_[2];                // uniform 0 and 1
+  uint32_t shadowConstant(bool undefined) {
+    std::optional<uint32_t> &reg = shadowConstants_[undefined ? 1 : 0];
+    if (!reg) {
+      reg = allocate(1, false);
+      code_.constants.push_back({*reg, {std::byte(undefined ? 1 : 0)}});
+    }
+    return *reg;
+  }
+  // The shadow of a value that may be undefined; nullopt for a defined one.
+  std::optional<Shadow> shadowOf(uint32_t id) {
+    if (undefinedIds_.count(id))
+      return Shadow{shadowConstant(true), false};
+    auto it = undefShadow_.find(id);
+    if (it == undefShadow_.end())
+      return std::nullopt;
+    return Shadow{it->second, true};
+  }
+  void findMaybeUndefined();
+  void emitShadow(const Instruction &instruction, uint32_t shadow);
+  // Reports the active lanes for which `id`, used by `user` as `use`, is
+  // undefined.
+  void checkDefined(uint32_t id, const Instruction &user, runtime::UndefinedUse use) {
+    if (!maybeUndefined_.count(id))
+      return;
+    const Shadow shadow = *shadowOf(id);
+    emit(runtime::checkUndefinedHandler(), 0, {shadow.offset}, 1,
+         addSite(user, 0, runtime::CheckSite::Space::Generic, false),
+         (shadow.varying ? 1u : 0u) | uint64_t(use) << 8);
+  }
+
   // ---- emission ----
   const Instruction *current_ = nullptr; // the SPIR-V instruction being lowered
 
@@ -896,6 +944,146 @@ bool KernelLowering::isVaryingSource(const Instruction &instruction) const {
   }
 }
 
+std::optional<runtime::BinaryOp> binaryOp(spv::Op opcode);
+std::optional<runtime::UnaryOp> unaryOp(spv::Op opcode);
+
+// Operations whose result is undefined where an operand is: element-wise
+// arithmetic, bitwise, comparison and conversion instructions, copies, and
+// the element-wise functions of OpenCL.std (not the vector loads and stores,
+// shuffles, printf and prefetch).
+bool propagatesUndefined(const Module &module, const Instruction &instruction) {
+  const spv::Op op = instruction.opcode;
+  if (binaryOp(op) || unaryOp(op))
+    return true;
+  switch (op) {
+  case spv::OpPhi:
+  case spv::OpSelect:
+  case spv::OpConvertFToU:
+  case spv::OpConvertFToS:
+  case spv::OpConvertSToF:
+  case spv::OpConvertUToF:
+  case spv::OpUConvert:
+  case spv::OpSConvert:
+  case spv::OpFConvert:
+  case spv::OpSatConvertSToU:
+  case spv::OpSatConvertUToS:
+  case spv::OpConvertPtrToU:
+  case spv::OpConvertUToPtr:
+  case spv::OpBitcast:
+  case spv::OpPtrCastToGeneric:
+  case spv::OpGenericCastToPtr:
+  case spv::OpGenericCastToPtrExplicit:
+  case spv::OpCopyObject:
+  case spv::OpExpectKHR:
+  case spv::OpAny:
+  case spv::OpAll:
+  case spv::OpDot:
+  case spv::OpPtrDiff:
+    return true;
+  case spv::OpExtInst: {
+    auto set = module.extInstImports.find(instruction.idOperand(0));
+    if (set == module.extInstImports.end() || set->second != "OpenCL.std")
+      return false;
+    const uint32_t number = instruction.operands.at(1);
+    return number < OpenCLLIB::Vloadn || number == OpenCLLIB::Bitselect ||
+           number == OpenCLLIB::Select;
+  }
+  default:
+    return false;
+  }
+}
+
+void KernelLowering::findMaybeUndefined() {
+  // Scalars, vectors and pointers: the values that live in one register.
+  auto shadowed = [&](uint32_t typeId) {
+    if (!typeId)
+      return false;
+    const Type::Kind kind = typeOf(module_, typeId).kind;
+    return kind == Type::Kind::Bool || kind == Type::Kind::Int || kind == Type::Kind::Float ||
+           kind == Type::Kind::Vector || kind == Type::Kind::Pointer;
+  };
+  for (const auto &[id, constant] : module_.constants)
+    if (constant.kind == Constant::Kind::Undef && shadowed(constant.type))
+      undefinedIds_.insert(id);
+  for (const Block *block : cfg_->order())
+    for (const Instruction &instruction : block->instructions)
+      if (instruction.opcode == spv::OpUndef && shadowed(instruction.resultType))
+        undefinedIds_.insert(instruction.result);
+  maybeUndefined_ = undefinedIds_;
+  if (maybeUndefined_.empty())
+    return;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Block *block : cfg_->order())
+      for (const Instruction &instruction : block->instructions) {
+        if (!instruction.result || maybeUndefined_.count(instruction.result) ||
+            !shadowed(instruction.resultType) || !propagatesUndefined(module_, instruction))
+          continue;
+        bool undefinedOperand = false;
+        if (instruction.opcode == spv::OpPhi) {
+          for (size_t k = 0; k + 1 < instruction.operands.size(); k += 2)
+            undefinedOperand |= maybeUndefined_.count(instruction.operands[k]) != 0;
+        } else {
+          instruction.forEachIdOperand(
+              [&](uint32_t id) { undefinedOperand |= maybeUndefined_.count(id) != 0; });
+        }
+        if (undefinedOperand) {
+          maybeUndefined_.insert(instruction.result);
+          changed = true;
+        }
+      }
+  }
+}
+
+// The shadow of a maybe-undefined result (not a phi: its edges copy it).
+// OpSelect: the condition's shadow, and the shadows of the operands the
+// lane's condition picks; a Bool AND (OR): undefined unless an operand is a
+// defined false (true); otherwise the OR of the operands' shadows.
+void KernelLowering::emitShadow(const Instruction &instruction, uint32_t shadow) {
+  const Shadow defined{shadowConstant(false), false};
+  if (instruction.opcode == spv::OpSelect) {
+    const Value &condition = use(instruction.idOperand(0), instruction);
+    Shadow parts[3];
+    uint64_t varying = condition.varying ? 1 : 0;
+    for (size_t k = 0; k < 3; ++k) {
+      parts[k] = shadowOf(instruction.idOperand(k)).value_or(defined);
+      varying |= uint64_t(parts[k].varying) << (k + 1);
+    }
+    emit(runtime::undefSelectHandler(), shadow,
+         {condition.offset, parts[0].offset, parts[1].offset, parts[2].offset},
+         condition.components, 0, varying);
+    return;
+  }
+  const spv::Op op = instruction.opcode;
+  if (op == spv::OpLogicalAnd || op == spv::OpLogicalOr ||
+      ((op == spv::OpBitwiseAnd || op == spv::OpBitwiseOr) &&
+       use(instruction.idOperand(0), instruction).scalar == Scalar::Bool)) {
+    const Value &a = use(instruction.idOperand(0), instruction);
+    const Value &b = use(instruction.idOperand(1), instruction);
+    const Shadow sa = shadowOf(instruction.idOperand(0)).value_or(defined);
+    const Shadow sb = shadowOf(instruction.idOperand(1)).value_or(defined);
+    const bool isOr = op == spv::OpLogicalOr || op == spv::OpBitwiseOr;
+    emit(runtime::undefLogicalHandler(), shadow, {a.offset, b.offset, sa.offset, sb.offset},
+         a.components, 0,
+         uint64_t(a.varying) | uint64_t(b.varying) << 1 | uint64_t(sa.varying) << 2 |
+             uint64_t(sb.varying) << 3 | uint64_t(isOr) << 4);
+    return;
+  }
+  std::vector<Shadow> parts;
+  instruction.forEachIdOperand([&](uint32_t id) {
+    if (auto part = shadowOf(id))
+      parts.push_back(*part);
+  });
+  if (parts.empty())
+    parts.push_back(defined);
+  if (parts.size() == 1)
+    parts.push_back(defined);
+  emit(runtime::undefJoinHandler(parts[0].varying, parts[1].varying), shadow,
+       {parts[0].offset, parts[1].offset}, 1);
+  for (size_t i = 2; i < parts.size(); ++i)
+    emit(runtime::undefJoinHandler(true, parts[i].varying), shadow, {shadow, parts[i].offset}, 1);
+}
+
 // ---------------------------------------------------------------------------
 
 runtime::KernelCode KernelLowering::run() {
@@ -979,6 +1167,18 @@ runtime::KernelCode KernelLowering::run() {
         phiStaging_.emplace(instruction.result, makeValue(instruction.resultType, varying));
     }
 
+  if (checking(runtime::Check::Uninit)) {
+    findMaybeUndefined();
+    for (const Block *block : cfg_->order())
+      for (const Instruction &instruction : block->instructions) {
+        if (!maybeUndefined_.count(instruction.result) || undefinedIds_.count(instruction.result))
+          continue;
+        undefShadow_.emplace(instruction.result, allocate(1, true));
+        if (phiStaging_.count(instruction.result))
+          undefShadowStaging_.emplace(instruction.result, allocate(1, true));
+      }
+  }
+
   // Bytecode blocks: each SPIR-V block, split after each work-group barrier.
   const uint32_t n = cfg_->size();
   firstPiece_.assign(n + 1, 0);
@@ -1014,6 +1214,9 @@ runtime::KernelCode KernelLowering::run() {
             {from.offset, to.offset, to.elementBytes(), to.components, from.varying, to.varying});
       };
       addCopies(staging, target);
+      if (auto shadow = undefShadowStaging_.find(phi.result); shadow != undefShadowStaging_.end())
+        code_.blocks[piece].phiCopies.push_back(
+            {shadow->second, undefShadow_.at(phi.result), 1, 1, true, true});
     }
     for (const Instruction &original : block.instructions) {
       Instruction instruction = original;
@@ -1069,6 +1272,11 @@ runtime::KernelCode KernelLowering::run() {
       });
     }
     current_ = &block.terminator();
+    if (const Instruction &t = block.terminator();
+        t.opcode == spv::OpBranchConditional && t.idOperand(1) != t.idOperand(2))
+      checkDefined(t.idOperand(0), t, runtime::UndefinedUse::BranchCondition);
+    else if (t.opcode == spv::OpSwitch)
+      checkDefined(t.idOperand(0), t, runtime::UndefinedUse::SwitchSelector);
     runtime::Block &last = code_.blocks[piece];
     last.instructionCount =
         static_cast<uint32_t>(code_.instructions.size()) - last.firstInstruction;
@@ -1660,6 +1868,9 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
   auto operand = [&](size_t i) -> const Value & {
     return use(instruction.idOperand(i), instruction);
   };
+  if (!undefShadow_.empty())
+    if (auto shadow = undefShadow_.find(instruction.result); shadow != undefShadow_.end())
+      emitShadow(instruction, shadow->second);
 
   if (auto binary = binaryOp(op)) {
     const Value &a = operand(0), &b = operand(1);
@@ -1723,6 +1934,12 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
                                ? 4
                                : runtime::scalarSize(type);
     const bool writes = op != spv::OpAtomicLoad;
+    if (!maybeUndefined_.empty()) {
+      checkDefined(instruction.idOperand(0), instruction, runtime::UndefinedUse::Address);
+      for (size_t i : {size_t(3), size_t(4), size_t(5)})
+        if (value && instruction.operands.size() > i)
+          checkDefined(instruction.idOperand(i), instruction, runtime::UndefinedUse::AtomicOperand);
+    }
     emit(runtime::atomicHandler(*atomic, type, Shape{}), resultRegister,
          {checkedAddress(pointer, pointer.offset, bytes, bytes, writes),
           value ? value->offset : 0u, comparator ? comparator->offset : 0u},
@@ -1983,6 +2200,7 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
       values_[instruction.result] = component;
       return;
     }
+    checkDefined(instruction.idOperand(0), instruction, runtime::UndefinedUse::Address);
     loadInto(pointer, 0, instruction.resultType, result());
     return;
   }
@@ -1995,6 +2213,8 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
     const Value &pointer = operand(0);
     if (pointer.kind == Value::Kind::Builtin)
       fail(instruction, "stores to built-in variables are not allowed");
+    checkDefined(instruction.idOperand(1), instruction, runtime::UndefinedUse::StoredValue);
+    checkDefined(instruction.idOperand(0), instruction, runtime::UndefinedUse::Address);
     storeFrom(pointer, 0, typeOfId(instruction.idOperand(1), instruction), operand(1));
     return;
   }
@@ -2017,6 +2237,8 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
       values_[instruction.result] = component;
       return;
     }
+    instruction.forEachIdOperand(
+        [&](uint32_t id) { checkDefined(id, instruction, runtime::UndefinedUse::Address); });
     lowerAccessChain(instruction, result());
     return;
   }
@@ -2880,6 +3102,14 @@ std::vector<runtime::RegisterCopy> KernelLowering::edgeCopies(uint32_t from, uin
             {a.offset, b.offset, b.elementBytes(), b.components, a.varying, b.varying});
       };
       add(source, staging);
+      if (auto shadow = undefShadow_.find(phi.result); shadow != undefShadow_.end()) {
+        auto stagedShadow = undefShadowStaging_.find(phi.result);
+        const uint32_t to =
+            stagedShadow != undefShadowStaging_.end() ? stagedShadow->second : shadow->second;
+        const Shadow from =
+            shadowOf(phi.operands[k]).value_or(Shadow{shadowConstant(false), false});
+        copies.push_back({from.offset, to, 1, 1, from.varying, true});
+      }
       break;
     }
   }

@@ -422,6 +422,79 @@ TEST_P(CheckedMode, UninitialisedPrivateMemory) {
   expectFinding(run(k, {16}, {16}), "uninitialised-read", "uninitialised_private", {2, 0, 0});
 }
 
+// A variable assigned in a loop only when an input is positive: at -O2 a
+// phi with an OpUndef incoming value (the register shadow finds it), at -O0
+// a private variable (the memory shadow finds it).
+TEST_P(CheckedMode, UninitialisedRegister) {
+  cl_kernel k = kernel("uninitialised_register");
+  const int n = 4, items = 32;
+  // Work-items 6, 13 and 27 have no positive input; the others have one or
+  // more, in varied places.
+  std::vector<int> in(items * n);
+  for (int i = 0; i < items; ++i)
+    for (int j = 0; j < n; ++j)
+      in[i * n + j] = (i + j) % 3 == 0 ? i + 1 : -j;
+  for (int i : {6, 13, 27})
+    for (int j = 0; j < n; ++j)
+      in[i * n + j] = -i - j;
+  cl_mem out = buffer(std::vector<int>(items));
+  arg(k, 0, buffer(in));
+  arg(k, 1, out);
+  arg(k, 2, cl_int{n});
+  const auto findings = run(k, {items}, {16});
+  expectFinding(findings, "uninitialised-read", "uninitialised_register", {6, 0, 0});
+  // The work-items that had a positive input got the index of the last one.
+  std::vector<int> got(items);
+  ASSERT_EQ(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, items * sizeof(int), got.data(), 0, nullptr,
+                                nullptr),
+            CL_SUCCESS);
+  for (int i = 0; i < items; ++i) {
+    int last = -1;
+    for (int j = 0; j < n; ++j)
+      if (in[i * n + j] > 0)
+        last = j;
+    if (last >= 0) {
+      EXPECT_EQ(got[i], last) << "work-item " << i;
+    }
+  }
+}
+
+// An undefined operand that does not decide a Boolean AND or OR has no
+// effect: nothing at -O2; at -O0 the read of the unassigned private variable
+// is reported (the source does read it).
+TEST_P(CheckedMode, UndefinedOperandThatDoesNotDecide) {
+  cl_kernel k = kernel("unused_uninitialised_operand");
+  const int n = 4, items = 32;
+  std::vector<int> in(items * n);
+  for (int i = 0; i < items; ++i)
+    for (int j = 0; j < n; ++j)
+      in[i * n + j] = i % 4 == 1 ? -1 - j : (i + j) % 5 - 2;
+  cl_mem out = buffer(std::vector<int>(items * 2));
+  arg(k, 0, buffer(in));
+  arg(k, 1, out);
+  arg(k, 2, cl_int{n});
+  const auto findings = run(k, {items}, {16});
+  if (std::string(GetParam()) == "bugs-O0") {
+    ASSERT_FALSE(findings.empty());
+    EXPECT_EQ(findings.front().kind, "uninitialised-read");
+    EXPECT_EQ(findings.front().globalId, (std::vector<long>{1, 0, 0}));
+  } else {
+    EXPECT_TRUE(findings.empty());
+  }
+  std::vector<int> got(items * 2);
+  ASSERT_EQ(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, got.size() * sizeof(int), got.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  for (int i = 0; i < items; ++i) {
+    int last = -1;
+    for (int j = 0; j < n; ++j)
+      if (in[i * n + j] > 0)
+        last = j;
+    EXPECT_EQ(got[2 * i], last > 0 ? 1 : 2) << "work-item " << i;
+    EXPECT_EQ(got[2 * i + 1], last < 0 || last > 0 ? 3 : 4) << "work-item " << i;
+  }
+}
+
 TEST_P(CheckedMode, LocalMemoryRaceWithoutABarrier) {
   cl_kernel k = kernel("local_race");
   arg(k, 0, buffer(std::vector<int>(32)));
@@ -507,6 +580,33 @@ TEST_P(CheckedMode, CorrectKernelsHaveNoFindings) {
   // A second launch on the same memory: the first launch's accesses are
   // ordered before it.
   EXPECT_TRUE(run(exchange, {32}, {16}).empty());
+  // Values undefined on some work-items' paths and used only where defined.
+  cl_kernel guarded = kernel("correct_guarded_register");
+  const int n = 4, items = 32;
+  std::vector<int> in(items * n);
+  for (int i = 0; i < items; ++i)
+    for (int j = 0; j < n; ++j)
+      in[i * n + j] = i % 4 == 1 ? -1 - j : (i + j) % 5 - 2;
+  cl_mem out = buffer(std::vector<int>(items * n));
+  arg(guarded, 0, buffer(in));
+  arg(guarded, 1, out);
+  arg(guarded, 2, buffer(std::vector<cl_float4>(items)));
+  arg(guarded, 3, cl_int{n});
+  EXPECT_TRUE(run(guarded, {items}, {16}).empty());
+  std::vector<int> got(items * n);
+  ASSERT_EQ(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, got.size() * sizeof(int), got.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  for (int i = 0; i < items; ++i) {
+    int last = -1;
+    for (int j = 0; j < n; ++j)
+      if (in[i * n + j] > 0)
+        last = j;
+    for (int j = 0; j < n; ++j) {
+      const int expected = j == 0 && in[i * n] < 0 ? in[i * n + 1] * 3 : last;
+      EXPECT_EQ(got[i * n + j], expected) << "work-item " << i << " element " << j;
+    }
+  }
 }
 
 // Without the build option (and LANEWISE_CHECK unset) nothing is checked.

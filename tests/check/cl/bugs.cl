@@ -175,6 +175,37 @@ kernel void uninitialised_private(global const int *in, global int *out) {
   out[i] = a[i % 4]; // BUG
 }
 
+// At -O2 `last` is an SSA value: a phi whose incoming value from the loop's
+// entry is an OpUndef (the trip count is not constant, so the loop is not
+// unrolled into selects that fold the OpUndef away). At -O0 it is a private
+// variable.
+kernel void uninitialised_register(global const int *in, global int *out, int n) {
+  size_t i = get_global_id(0);
+  int last; // assigned only when one of the work-item's inputs is positive
+  for (int k = 0; k < n; ++k)
+    if (in[i * n + k] > 0)
+      last = k;
+  out[i] = last; // BUG
+}
+
+// Reads `last` where it was never assigned, but the result does not depend
+// on it: a Boolean AND (OR) with a defined false (true) operand is defined.
+// At -O2 `any & big` is an OpLogicalAnd of two phis, `big` undefined where
+// nothing was found: no finding. At -O0 the read of the private variable
+// itself is reported.
+kernel void unused_uninitialised_operand(global const int *in, global int *out, int n) {
+  size_t i = get_global_id(0);
+  int last, found = 0;
+  for (int k = 0; k < n; ++k)
+    if (in[i * n + k] > 0) {
+      last = k;
+      found = 1;
+    }
+  const bool any = found != 0, big = last > 0;
+  out[2 * i] = (any & big) ? 1 : 2;
+  out[2 * i + 1] = (!any | big) ? 3 : 4;
+}
+
 kernel void local_race(global int *out) {
   local int tile[16];
   size_t l = get_local_id(0);
@@ -238,3 +269,28 @@ kernel void correct_vectors(global const float *in, global float *out, int count
   else
     vstore3(v, i, out);
 }
+
+// Values that are undefined on some paths but used only where they are
+// defined: at -O2, phis with an OpUndef incoming value, and a vector built by
+// inserting its components into an OpUndef vector.
+kernel void correct_guarded_register(global const int *in, global int *out, global float4 *vout,
+                                     int n) {
+  size_t i = get_global_id(0);
+  int last, found = 0;
+  for (int k = 0; k < n; ++k)
+    if (in[i * n + k] > 0) {
+      last = k;
+      found = 1;
+    }
+  const bool negative = in[i * n] < 0;
+  int x;
+  if (negative)
+    x = in[i * n + 1] * 3;
+  for (int k = 0; k < n; ++k)
+    out[i * n + k] = found ? last : -1;
+  if (negative)
+    out[i * n] = x;
+  float4 v = (float4)((float)in[i * n], (float)n, (float)i, (float)found);
+  vout[i] = v.wzyx * 2.0f;
+}
+
