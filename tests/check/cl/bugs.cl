@@ -175,37 +175,6 @@ kernel void uninitialised_private(global const int *in, global int *out) {
   out[i] = a[i % 4]; // BUG
 }
 
-// At -O2 `last` is an SSA value: a phi whose incoming value from the loop's
-// entry is an OpUndef (the trip count is not constant, so the loop is not
-// unrolled into selects that fold the OpUndef away). At -O0 it is a private
-// variable.
-kernel void uninitialised_register(global const int *in, global int *out, int n) {
-  size_t i = get_global_id(0);
-  int last; // assigned only when one of the work-item's inputs is positive
-  for (int k = 0; k < n; ++k)
-    if (in[i * n + k] > 0)
-      last = k;
-  out[i] = last; // BUG
-}
-
-// Reads `last` where it was never assigned, but the result does not depend
-// on it: a Boolean AND (OR) with a defined false (true) operand is defined.
-// At -O2 `any & big` is an OpLogicalAnd of two phis, `big` undefined where
-// nothing was found: no finding. At -O0 the read of the private variable
-// itself is reported.
-kernel void unused_uninitialised_operand(global const int *in, global int *out, int n) {
-  size_t i = get_global_id(0);
-  int last, found = 0;
-  for (int k = 0; k < n; ++k)
-    if (in[i * n + k] > 0) {
-      last = k;
-      found = 1;
-    }
-  const bool any = found != 0, big = last > 0;
-  out[2 * i] = (any & big) ? 1 : 2;
-  out[2 * i + 1] = (!any | big) ? 3 : 4;
-}
-
 kernel void local_race(global int *out) {
   local int tile[16];
   size_t l = get_local_id(0);
@@ -236,6 +205,37 @@ kernel void async_copy_past_the_tile(global const float *in, global float *out) 
 
 kernel void every_work_item_writes_one_element(global const int *in, global int *result) {
   *result = in[get_global_id(0)]; // BUG
+}
+
+// At -O2 `last` is an SSA value: a phi whose incoming value from the loop's
+// entry is an OpUndef (the trip count is not constant, so the loop is not
+// unrolled into selects that fold the OpUndef away). At -O0 it is a private
+// variable.
+kernel void uninitialised_register(global const int *in, global int *out, int n) {
+  size_t i = get_global_id(0);
+  int last; // assigned only when one of the work-item's inputs is positive
+  for (int k = 0; k < n; ++k)
+    if (in[i * n + k] > 0)
+      last = k;
+  out[i] = last; // BUG
+}
+
+// Reads `last` where it was never assigned, but the result does not depend
+// on it: a Boolean AND (OR) with a defined false (true) operand is defined.
+// At -O2 `any & big` is an OpLogicalAnd of two phis, `big` undefined where
+// nothing was found: no finding. At -O0 the read of the private variable
+// itself is reported.
+kernel void unused_uninitialised_operand(global const int *in, global int *out, int n) {
+  size_t i = get_global_id(0);
+  int last, found = 0;
+  for (int k = 0; k < n; ++k)
+    if (in[i * n + k] > 0) {
+      last = k;
+      found = 1;
+    }
+  const bool any = found != 0, big = last > 0;
+  out[2 * i] = (any & big) ? 1 : 2;
+  out[2 * i + 1] = (!any | big) ? 3 : 4;
 }
 
 // Correct kernels: no finding.
