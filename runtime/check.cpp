@@ -481,6 +481,27 @@ bool CheckSession::spanValid(const ExecutionState &s, const CheckSite &where,
 // checks, which report.
 void CheckSession::checkLocalWarp(const ExecutionState &s, std::uint32_t site,
                                   const std::uint64_t *pointer, std::uint64_t bytes) {
+  // The common sizes with the loops over bytes unrolled.
+  switch (bytes) {
+  case 1:
+    return checkLocalLanes<1>(s, site, pointer, bytes);
+  case 2:
+    return checkLocalLanes<2>(s, site, pointer, bytes);
+  case 4:
+    return checkLocalLanes<4>(s, site, pointer, bytes);
+  case 8:
+    return checkLocalLanes<8>(s, site, pointer, bytes);
+  case 16:
+    return checkLocalLanes<16>(s, site, pointer, bytes);
+  default:
+    return checkLocalLanes<0>(s, site, pointer, bytes);
+  }
+}
+
+template <std::uint64_t Bytes>
+void CheckSession::checkLocalLanes(const ExecutionState &s, std::uint32_t site,
+                                   const std::uint64_t *pointer, std::uint64_t size) {
+  const std::uint64_t bytes = Bytes ? Bytes : size;
   const KernelChecks &checks = *code_.checks;
   const CheckSite &where = checks.sites[site];
   const WorkGroupInfo &g = *s.group;
@@ -494,28 +515,29 @@ void CheckSession::checkLocalWarp(const ExecutionState &s, std::uint32_t site,
   constexpr std::uint32_t several = UINT32_MAX;
   forActiveLanes(s, [&](std::uint32_t lane) {
     const std::uint64_t offset = pointer[lane] - arena;
-    if (uninit)
+    if (uninit) {
+      bool all = true;
       for (std::uint64_t b = 0; b < bytes; ++b)
-        if (!shadow[offset + b]) {
-          checkInitialised(s, lane, site, pointer[lane], bytes, CheckSite::Space::Local);
-          break;
-        }
+        all &= shadow[offset + b] != 0;
+      if (!all)
+        checkInitialised(s, lane, site, pointer[lane], bytes, CheckSite::Space::Local);
+    }
     if (races) {
       const std::uint32_t self = s.firstLocalIndex + lane + 1;
-      bool conflict = false;
+      bool conflict = false, unchanged = true;
       for (std::uint64_t b = 0; b < bytes; ++b) {
         const std::uint32_t w = writer[offset + b], r = reader[offset + b];
         conflict |= (w != 0 && w != self) || (where.write && r != 0 && r != self);
+        unchanged &= r == self || r == several;
       }
       if (conflict) {
         checkRace(s, lane, site, pointer[lane], bytes, where.write);
       } else if (where.write) {
         std::fill_n(writer + offset, bytes, self);
-      } else {
+      } else if (!unchanged) {
         for (std::uint64_t b = 0; b < bytes; ++b) {
           std::uint32_t &r = reader[offset + b];
-          if (r != self && r != several) // stores only what changes
-            r = r == 0 ? self : several;
+          r = r == 0 || r == self ? self : several;
         }
       }
     }

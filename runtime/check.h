@@ -196,6 +196,9 @@ private:
                     CheckSite::Space space) const;
   void checkLocalWarp(const ExecutionState &s, std::uint32_t site, const std::uint64_t *pointer,
                       std::uint64_t bytes);
+  template <std::uint64_t Bytes> // 0: `bytes` bytes
+  void checkLocalLanes(const ExecutionState &s, std::uint32_t site, const std::uint64_t *pointer,
+                       std::uint64_t bytes);
   void checkGlobalWarp(const ExecutionState &s, std::uint32_t site, const std::uint64_t *pointer,
                        std::uint64_t bytes);
   void checkGlobalRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
