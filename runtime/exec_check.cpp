@@ -57,9 +57,13 @@ template <typename T> struct CheckDivision {
 };
 
 // Sub-group operations. immediate: bits 0-7 the mode (0: an operation all
-// lanes of a sub-group must reach together; 1: a read of another lane),
-// bits 8-15 the builtins::LaneSource, 16-23 the index's bytes, bit 24 a
-// varying index (operand[0]).
+// lanes of a sub-group must reach together; 1: a read of another lane; 2:
+// the register shadow of a relative shuffle's result, which is undefined,
+// not an error, where the lane read is outside the sub-group or inactive:
+// result = shadowBadShuffle there, else the shadow of the input (operand[1],
+// varying when bit 25 is set) on the lane read), bits 8-15 the
+// builtins::LaneSource, 16-23 the index's bytes, bit 24 a varying index
+// (operand[0]).
 void checkSubgroup(const Instruction &in, ExecutionState &s) {
   const std::uint32_t size = s.group->subgroupSize;
   const std::uint32_t mode = in.immediate & 0xFF;
@@ -89,6 +93,23 @@ void checkSubgroup(const Instruction &in, ExecutionState &s) {
   const std::uint32_t indexBytes = (in.immediate >> 16) & 0xFF;
   const bool varying = (in.immediate >> 24) & 1;
   const std::byte *index = s.registers + in.operand[0];
+  if (mode == 2) {
+    const std::uint8_t *input = s.reg<const std::uint8_t>(in.operand[1]);
+    const bool inputVarying = (in.immediate >> 25) & 1;
+    std::uint8_t *shadow = s.reg<std::uint8_t>(in.result);
+    forActiveLanes(s, [&](std::uint32_t lane) {
+      const std::uint32_t first = lane / size * size;
+      const std::uint32_t count = std::min(first + size, s.laneCount) - first;
+      std::uint64_t operand = 0;
+      std::memcpy(&operand, index + (varying ? lane : 0) * indexBytes, indexBytes);
+      const builtins::SourceLane source =
+          builtins::sourceLane(kind, lane - first, operand, count, 0);
+      shadow[lane] = source.lane < count && s.isActive(first + source.lane)
+                         ? input[inputVarying ? first + source.lane : 0]
+                         : shadowBadShuffle;
+    });
+    return;
+  }
   forActiveLanes(s, [&](std::uint32_t lane) {
     const std::uint32_t first = lane / size * size;
     const std::uint32_t count = std::min(first + size, s.laneCount) - first;

@@ -1,8 +1,10 @@
-// The register shadow of the uninitialised-read check (runtime/check.h): a
-// byte per lane for each SSA value that may carry an OpUndef, 1 where the
-// value is undefined on the lane's path. The lowering computes the shadows
-// alongside the values (phi edges copy them like the values) and checks them
-// where an undefined value has an effect.
+// The register shadow of the checked mode (runtime/check.h): a byte per lane
+// for each SSA value that may be undefined (an OpUndef under the uninit
+// check, a relative shuffle's result under the subgroups check), its bits
+// (shadowUninitialised, shadowBadShuffle) set where the value is undefined on
+// the lane's path. The lowering computes the shadows alongside the values
+// (phi edges copy them like the values) and checks them where an undefined
+// value has an effect.
 #include "runtime/check.h"
 #include "runtime/handlers.h"
 #include "runtime/shapes.h"
@@ -72,7 +74,9 @@ void undefLogical(const Instruction &in, ExecutionState &s) {
       const bool decidedByB = !undefinedB && value(1) == absorbing;
       undefined |= (undefinedA || undefinedB) && !decidedByA && !decidedByB;
     }
-    r[lane] = undefined;
+    r[lane] = undefined ? std::uint8_t(operand[2][varying(2) ? lane : 0] |
+                                       operand[3][varying(3) ? lane : 0])
+                        : std::uint8_t(0);
   });
 }
 
@@ -82,6 +86,10 @@ void undefLogical(const Instruction &in, ExecutionState &s) {
 void checkUndefined(const Instruction &in, ExecutionState &s) {
   const std::uint8_t *shadow = s.reg<const std::uint8_t>(in.operand[0]);
   const bool varying = in.immediate & 1;
+  // Bit 1: a store into a private variable, where only an uninitialised
+  // value is reported (a shuffle's result is not used yet).
+  const std::uint8_t reported =
+      (in.immediate & 2) ? shadowUninitialised : shadowUninitialised | shadowBadShuffle;
   const char *use = "a value";
   switch (static_cast<UndefinedUse>(in.immediate >> 8)) {
   case UndefinedUse::StoredValue:
@@ -100,12 +108,19 @@ void checkUndefined(const Instruction &in, ExecutionState &s) {
     use = "an address or index";
     break;
   }
-  const std::string detail =
+  const std::string uninitialised =
       std::string(use) +
       " is uninitialised on this work-item's path (a variable read before it was assigned)";
+  const std::string badShuffle =
+      std::string(use) +
+      " comes from a sub-group shuffle up or down that read a lane outside the sub-group or "
+      "a work-item that did not reach it (its result is undefined there)";
   forActiveLanes(s, [&](std::uint32_t lane) {
-    if (shadow[varying ? lane : 0])
-      s.check->report(s, lane, in.aux, FindingKind::UninitialisedRead, detail);
+    const std::uint8_t bits = shadow[varying ? lane : 0] & reported;
+    if (bits & shadowUninitialised)
+      s.check->report(s, lane, in.aux, FindingKind::UninitialisedRead, uninitialised);
+    if (bits & shadowBadShuffle)
+      s.check->report(s, lane, in.aux, FindingKind::SubgroupBadLane, badShuffle);
   });
 }
 

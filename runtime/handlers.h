@@ -184,12 +184,18 @@ Handler checkAsyncCopyHandler();
 // for signed division; writes no result.
 Handler checkDivisionHandler(Scalar type, const Shape &shape);
 // The sub-group checks: a uniform-only operation reached by part of a
-// sub-group, a read of an inactive or out-of-range lane (see exec_check.cpp).
+// sub-group, a read of an inactive or out-of-range lane, and the shadow of
+// a relative shuffle's result (see exec_check.cpp).
 Handler checkSubgroupHandler();
 
-// The register shadow of the uninitialised-read check (exec_undef.cpp): a
-// varying byte per lane, 1 where an SSA value is undefined on the lane's
-// path. The join: result = operand[0] | operand[1].
+// The register shadow (exec_undef.cpp): a varying byte per lane for each
+// SSA value that may be undefined, with these bits set where the value is
+// undefined on the lane's path, and why. The lowering keeps it under the
+// uninit check (OpUndef) and the subgroups check (sub_group_shuffle_up and
+// _down results read from outside the sub-group: undefined, and an error
+// only where used).
+inline constexpr std::uint8_t shadowUninitialised = 1, shadowBadShuffle = 2;
+// The join: result = operand[0] | operand[1].
 Handler undefJoinHandler(bool aVarying, bool bVarying);
 // OpSelect's shadow: operand[0] the condition (`components` Bools),
 // operand[1..3] the shadows of the condition and of the two operands;
@@ -209,6 +215,7 @@ enum class UndefinedUse : std::uint8_t {
   Address,
 };
 // Reports the active lanes whose shadow (operand[0]) is set: aux the site,
-// immediate bit 0 a varying shadow, bits 8 and up the UndefinedUse.
+// immediate bit 0 a varying shadow, bit 1 a store into a private variable
+// (only shadowUninitialised counts), bits 8 and up the UndefinedUse.
 Handler checkUndefinedHandler();
 } // namespace lanewise::runtime

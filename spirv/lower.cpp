@@ -574,16 +574,29 @@ private:
     return Shadow{it->second, true};
   }
   void findMaybeUndefined();
+  // Under the subgroups check, sub_group_shuffle_up and _down are checked
+  // where their result is used, not where they run: their result is only
+  // undefined on the lanes that read outside the sub-group, which scans and
+  // reductions then ignore.
+  bool deferredShuffle(const Instruction &instruction) const {
+    return checking(runtime::Check::Subgroups) &&
+           (instruction.opcode == spv::OpGroupNonUniformShuffleUp ||
+            instruction.opcode == spv::OpGroupNonUniformShuffleDown);
+  }
   void emitShadow(const Instruction &instruction, uint32_t shadow);
   // Reports the active lanes for which `id`, used by `user` as `use`, is
   // undefined.
-  void checkDefined(uint32_t id, const Instruction &user, runtime::UndefinedUse use) {
+  // A value stored in a private variable (`intoVariable`) is not yet used:
+  // an unoptimised build stores every shuffle's result in one, so there
+  // only an uninitialised value is reported.
+  void checkDefined(uint32_t id, const Instruction &user, runtime::UndefinedUse use,
+                    bool intoVariable = false) {
     if (!maybeUndefined_.count(id))
       return;
     const Shadow shadow = *shadowOf(id);
     emit(runtime::checkUndefinedHandler(), 0, {shadow.offset}, 1,
          addSite(user, 0, runtime::CheckSite::Space::Generic, false),
-         (shadow.varying ? 1u : 0u) | uint64_t(use) << 8);
+         (shadow.varying ? 1u : 0u) | (intoVariable ? 2u : 0u) | uint64_t(use) << 8);
   }
 
   // ---- emission ----
@@ -1002,14 +1015,20 @@ void KernelLowering::findMaybeUndefined() {
     return kind == Type::Kind::Bool || kind == Type::Kind::Int || kind == Type::Kind::Float ||
            kind == Type::Kind::Vector || kind == Type::Kind::Pointer;
   };
-  for (const auto &[id, constant] : module_.constants)
-    if (constant.kind == Constant::Kind::Undef && shadowed(constant.type))
-      undefinedIds_.insert(id);
+  if (checking(runtime::Check::Uninit)) {
+    for (const auto &[id, constant] : module_.constants)
+      if (constant.kind == Constant::Kind::Undef && shadowed(constant.type))
+        undefinedIds_.insert(id);
+    for (const Block *block : cfg_->order())
+      for (const Instruction &instruction : block->instructions)
+        if (instruction.opcode == spv::OpUndef && shadowed(instruction.resultType))
+          undefinedIds_.insert(instruction.result);
+  }
+  maybeUndefined_ = undefinedIds_;
   for (const Block *block : cfg_->order())
     for (const Instruction &instruction : block->instructions)
-      if (instruction.opcode == spv::OpUndef && shadowed(instruction.resultType))
-        undefinedIds_.insert(instruction.result);
-  maybeUndefined_ = undefinedIds_;
+      if (deferredShuffle(instruction) && shadowed(instruction.resultType))
+        maybeUndefined_.insert(instruction.result);
   if (maybeUndefined_.empty())
     return;
   for (bool changed = true; changed;) {
@@ -1041,6 +1060,19 @@ void KernelLowering::findMaybeUndefined() {
 // defined false (true); otherwise the OR of the operands' shadows.
 void KernelLowering::emitShadow(const Instruction &instruction, uint32_t shadow) {
   const Shadow defined{shadowConstant(false), false};
+  if (deferredShuffle(instruction)) {
+    // The shadow of the lane read, or shadowBadShuffle where that lane is
+    // outside the sub-group or inactive (exec_check.cpp).
+    const Value &index = use(instruction.idOperand(2), instruction);
+    const Shadow input = shadowOf(instruction.idOperand(1)).value_or(defined);
+    const auto kind = instruction.opcode == spv::OpGroupNonUniformShuffleUp
+                          ? builtins::LaneSource::Up
+                          : builtins::LaneSource::Down;
+    emit(runtime::checkSubgroupHandler(), shadow, {index.offset, input.offset}, 1, 0,
+         2 | (uint64_t(kind) << 8) | (uint64_t(index.elementBytes()) << 16) |
+             (uint64_t(index.varying) << 24) | (uint64_t(input.varying) << 25));
+    return;
+  }
   if (instruction.opcode == spv::OpSelect) {
     const Value &condition = use(instruction.idOperand(0), instruction);
     Shadow parts[3];
@@ -1167,7 +1199,7 @@ runtime::KernelCode KernelLowering::run() {
         phiStaging_.emplace(instruction.result, makeValue(instruction.resultType, varying));
     }
 
-  if (checking(runtime::Check::Uninit)) {
+  if (checking(runtime::Check::Uninit) || checking(runtime::Check::Subgroups)) {
     findMaybeUndefined();
     for (const Block *block : cfg_->order())
       for (const Instruction &instruction : block->instructions) {
@@ -2213,7 +2245,8 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
     const Value &pointer = operand(0);
     if (pointer.kind == Value::Kind::Builtin)
       fail(instruction, "stores to built-in variables are not allowed");
-    checkDefined(instruction.idOperand(1), instruction, runtime::UndefinedUse::StoredValue);
+    checkDefined(instruction.idOperand(1), instruction, runtime::UndefinedUse::StoredValue,
+                 pointer.storage == spv::StorageClassFunction);
     checkDefined(instruction.idOperand(0), instruction, runtime::UndefinedUse::Address);
     storeFrom(pointer, 0, typeOfId(instruction.idOperand(1), instruction), operand(1));
     return;
@@ -2368,7 +2401,7 @@ void KernelLowering::lowerSubgroup(const Instruction &instruction) {
   auto shuffle = [&](LaneSource kind, const Value &input, const Value *index,
                      const Value *second) {
     const Value &r = values_.at(instruction.result);
-    if (index && checking(runtime::Check::Subgroups))
+    if (index && checking(runtime::Check::Subgroups) && !deferredShuffle(instruction))
       emit(runtime::checkSubgroupHandler(), 0, {index->offset}, 1,
            addSite(instruction, 0, runtime::CheckSite::Space::Generic, false),
            1 | (uint64_t(kind) << 8) | (uint64_t(index->elementBytes()) << 16) |

@@ -238,6 +238,14 @@ kernel void unused_uninitialised_operand(global const int *in, global int *out, 
   out[2 * i + 1] = (!any | big) ? 3 : 4;
 }
 
+// A shuffle down reads past the end of the sub-group on its last lanes,
+// where the result is undefined; storing it on every lane is the bug.
+kernel void shuffle_down_past_the_end(global int *out) {
+  int x = (int)get_sub_group_local_id();
+  x += sub_group_shuffle_down(x, 8u);
+  out[get_global_id(0)] = x; // BUG
+}
+
 // Correct kernels: no finding.
 kernel void correct_global_exchange(global int *data, global int *partial) {
   size_t g = get_global_id(0), l = get_local_id(0);
@@ -294,3 +302,22 @@ kernel void correct_guarded_register(global const int *in, global int *out, glob
   vout[i] = v.wzyx * 2.0f;
 }
 
+// The usual scan and reduction with relative shuffles: the lanes that read
+// outside the sub-group get undefined values, which the scan discards and
+// the reduction never brings to lane 0.
+kernel void correct_shuffle_scan(global const int *in, global int *scan, global int *sum) {
+  const int value = in[get_global_id(0)];
+  const uint lane = get_sub_group_local_id();
+  int x = value;
+  for (uint delta = 1; delta < get_max_sub_group_size(); delta *= 2) {
+    const int from = sub_group_shuffle_up(x, delta);
+    if (lane >= delta)
+      x += from;
+  }
+  scan[get_global_id(0)] = x;
+  int total = value;
+  for (uint delta = get_max_sub_group_size() / 2; delta > 0; delta /= 2)
+    total += sub_group_shuffle_down(total, delta);
+  if (lane == 0)
+    sum[get_global_id(0) / get_max_sub_group_size()] = total;
+}
