@@ -538,13 +538,16 @@ private:
     return checked;
   }
 
-  // ---- the register shadow of the uninitialised-read check ----
+  // ---- the register shadow of undefined values ----
   // At -O2 an uninitialised variable is an OpUndef, usually an incoming
-  // value of a phi. Each SSA value that may carry one (an OpUndef, a phi
-  // with such an incoming value, an element-wise operation or an OpSelect
-  // on such a value) gets a varying byte per lane, 1 where the value is
-  // undefined on the lane's path, computed and copied along with the value;
-  // it is checked where an undefined value has an effect. Composites
+  // value of a phi (the uninit check); a relative shuffle's result is
+  // undefined on the lanes that read outside the sub-group (the subgroups
+  // check). Each SSA value that may carry one (an OpUndef or such a
+  // shuffle, a phi with such an incoming value, an element-wise operation
+  // or an OpSelect on such a value) gets a varying byte per lane, with the
+  // bits of runtime::shadowUninitialised and shadowBadShuffle where the
+  // value is undefined on the lane's path, computed and copied along with
+  // the value; it is checked where an undefined value has an effect. Composites
   // (OpCompositeInsert/Extract/Construct, OpVectorShuffle) do not propagate
   // it: clang builds vectors by inserting into OpUndef in correct code.
   struct Shadow {
