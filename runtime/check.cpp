@@ -224,16 +224,18 @@ const MemoryRange *nearest(const std::vector<MemoryRange> &ranges, std::uint64_t
 
 // The race check's record of global memory: for each 4-byte word touched,
 // the token (RaceEpochs) of its last writer and of its last reader, each
-// with the mask of the bytes of the word it accessed (token << 4 | mask).
+// with the mask of the bytes of the word it accessed (token << 4 | mask),
+// and the instruction of each access.
 // One record serves the whole process: tokens increase from launch to
 // launch, so what an earlier launch left is older than the current launch's
 // first token and ignored, and nothing needs clearing between launches. The
-// record is made in pieces (64 KiB of memory each) on first touch, and
+// record is made in pieces (for 64 KiB of memory each) on first touch, and
 // dropped when the tokens run low and no launch is using it.
 class CheckSession::GlobalAccessLog {
 public:
   struct Word {
     std::uint32_t writer = 0, reader = 0;
+    std::uint32_t writerSite = 0, readerSite = 0; // check site + 1 of each access
   };
   static constexpr std::uint32_t tokenLimit = 1u << 28;
 
@@ -534,11 +536,13 @@ void CheckSession::checkLocalLanes(const ExecutionState &s, std::uint32_t site,
         checkRace(s, lane, site, pointer[lane], bytes, where.write);
       } else if (where.write) {
         std::fill_n(writer + offset, bytes, self);
+        std::fill_n(g.localWriterSite + offset, bytes, site + 1);
       } else if (!unchanged) {
         for (std::uint64_t b = 0; b < bytes; ++b) {
           std::uint32_t &r = reader[offset + b];
           r = r == 0 || r == self ? self : several;
         }
+        std::fill_n(g.localReaderSite + offset, bytes, site + 1);
       }
     }
     if (where.write && shadow)
@@ -743,21 +747,26 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
     return;
   constexpr std::uint32_t several = UINT32_MAX;
   const std::uint32_t self = s.firstLocalIndex + lane + 1;
-  std::uint32_t other = 0;
+  std::uint32_t other = 0, otherSite = 0;
   const char *what = nullptr;
   for (std::uint64_t b = address - arena, end = b + bytes; b < end; ++b) {
     std::uint32_t &writer = g.localWriter[b], &reader = g.localReader[b];
-    if (writer && writer != self) {
+    if (!what && writer && writer != self) {
       other = writer;
+      otherSite = g.localWriterSite[b];
       what = write ? "written by this work-item and by" : "read by this work-item and written by";
-    } else if (write && reader && reader != self) {
+    } else if (!what && write && reader && reader != self) {
       other = reader;
+      otherSite = g.localReaderSite[b];
       what = "written by this work-item and read by";
     }
-    if (write)
+    if (write) {
       writer = self;
-    else
+      g.localWriterSite[b] = site + 1;
+    } else {
       reader = reader == 0 || reader == self ? self : several;
+      g.localReaderSite[b] = site + 1;
+    }
   }
   if (!what)
     return;
@@ -770,7 +779,7 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
                   "local memory %s work-item with local linear id %u, with no barrier between",
                   what, other - 1);
   report(s, lane, site, FindingKind::DataRace,
-         detail + owner(s, lane, address, CheckSite::Space::Local),
+         detail + otherAccess(otherSite) + owner(s, lane, address, CheckSite::Space::Local),
          Place{address, CheckSite::Space::Local});
 }
 
@@ -848,8 +857,11 @@ void CheckSession::checkGlobalWarp(const ExecutionState &s, std::uint32_t site,
       std::atomic_ref<std::uint32_t> &mine = where.write ? writer : reader;
       const std::uint32_t last = where.write ? wrote : read;
       const std::uint32_t now = self << 4 | ((last >> 4) == self ? (last & 0xF) | mask : mask);
-      if (now != last)
+      if (now != last) {
         mine.store(now, std::memory_order_relaxed);
+        std::atomic_ref<std::uint32_t>(where.write ? entry.writerSite : entry.readerSite)
+            .store(site + 1, std::memory_order_relaxed);
+      }
     }
   });
 }
@@ -870,7 +882,7 @@ void CheckSession::checkGlobalRace(const ExecutionState &s, std::uint32_t lane,
   auto concurrent = [&](std::uint32_t other) {
     return lanewise::runtime::concurrent(*epochs, firstToken_, self, other);
   };
-  std::uint32_t other = 0;
+  std::uint32_t other = 0, otherSite = 0;
   const char *what = nullptr;
   const std::uint64_t end = address + bytes;
   for (std::uint64_t word = address & ~std::uint64_t(3); word < end; word += 4) {
@@ -883,17 +895,21 @@ void CheckSession::checkGlobalRace(const ExecutionState &s, std::uint32_t lane,
     std::atomic_ref<std::uint32_t> writer(entry->writer), reader(entry->reader);
     const std::uint32_t wrote = writer.load(std::memory_order_relaxed);
     const std::uint32_t read = reader.load(std::memory_order_relaxed);
+    std::atomic_ref<std::uint32_t> writerSite(entry->writerSite), readerSite(entry->readerSite);
     if (!what && (wrote & mask) && concurrent(wrote >> 4)) {
       other = wrote >> 4;
+      otherSite = writerSite.load(std::memory_order_relaxed);
       what = write ? "written by this work-item and by" : "read by this work-item and written by";
     } else if (!what && write && (read & mask) && concurrent(read >> 4)) {
       other = read >> 4;
+      otherSite = readerSite.load(std::memory_order_relaxed);
       what = "written by this work-item and read by";
     }
     std::atomic_ref<std::uint32_t> &mine = write ? writer : reader;
     const std::uint32_t last = write ? wrote : read;
     mine.store(self << 4 | ((last >> 4) == self ? (last & 0xF) | mask : mask),
                std::memory_order_relaxed);
+    (write ? writerSite : readerSite).store(site + 1, std::memory_order_relaxed);
   }
   if (!what)
     return;
@@ -926,8 +942,21 @@ void CheckSession::checkGlobalRace(const ExecutionState &s, std::uint32_t lane,
                   epoch->group / g.numGroups[0] % g.numGroups[1],
                   epoch->group / (g.numGroups[0] * g.numGroups[1]));
   report(s, lane, site, FindingKind::DataRace,
-         detail + owner(s, lane, address, CheckSite::Space::Global),
+         detail + otherAccess(otherSite) + owner(s, lane, address, CheckSite::Space::Global),
          Place{address, CheckSite::Space::Global});
+}
+
+std::string CheckSession::otherAccess(std::uint32_t sitePlusOne) const {
+  if (sitePlusOne == 0 || sitePlusOne > code_.checks->sites.size())
+    return "";
+  const CheckSite &other = code_.checks->sites[sitePlusOne - 1];
+  std::string text = "; its access: " + other.opcode;
+  if (other.resultId)
+    text += " %" + std::to_string(other.resultId);
+  if (!other.file.empty())
+    text += " at " + other.file + ":" + std::to_string(other.line) + ":" +
+            std::to_string(other.column);
+  return text;
 }
 
 std::string CheckSession::owner(const ExecutionState &s, std::uint32_t lane,

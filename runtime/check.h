@@ -191,6 +191,8 @@ private:
   // record of the write.
   void checkContents(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                      std::uint64_t address, std::uint64_t bytes, CheckSite::Space space);
+  // "; its access: OpStore at FILE:LINE:COLUMN" for a site + 1 (0: "").
+  std::string otherAccess(std::uint32_t sitePlusOne) const;
   // "; at offset N of NAME" for the allocation that holds `address`, or "".
   std::string owner(const ExecutionState &s, std::uint32_t lane, std::uint64_t address,
                     CheckSite::Space space) const;

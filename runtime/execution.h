@@ -38,6 +38,7 @@ struct WorkGroupInfo {
   // + 1) that wrote it and that read it since the last barrier; and the
   // group's epochs for global memory.
   std::uint32_t *localWriter = nullptr, *localReader = nullptr;
+  std::uint32_t *localWriterSite = nullptr, *localReaderSite = nullptr; // their sites + 1
   RaceEpochs *raceEpochs = nullptr;
 };
 

@@ -81,6 +81,7 @@ struct WorkerContext {
   std::vector<std::uint32_t> asyncReached, asyncPerformed;
   std::vector<std::uint8_t> localShadow, privateShadow; // the uninitialised-read check's
   std::vector<std::uint32_t> localWriter, localReader;  // the race check's
+  std::vector<std::uint32_t> localWriterSite, localReaderSite;
   RaceEpochs raceEpochs;
   LocalIds localIds;
 };
@@ -387,6 +388,10 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     context.localReader.assign(plan.localBytes, 0);
     group.localWriter = context.localWriter.data();
     group.localReader = context.localReader.data();
+    context.localWriterSite.assign(plan.localBytes, 0);
+    context.localReaderSite.assign(plan.localBytes, 0);
+    group.localWriterSite = context.localWriterSite.data();
+    group.localReaderSite = context.localReaderSite.data();
   }
   const std::uint64_t lanes = group.localSize[0] * group.localSize[1] * group.localSize[2];
   if (raceCheck) {

@@ -26,7 +26,7 @@ const bool deterministic = [] { return setenv("LANEWISE_DETERMINISTIC", "1", 1) 
 
 // One finding, from a line of the JSON report (LANEWISE_CHECK_JSON).
 struct Finding {
-  std::string kind, kernel, opcode, file, addressSpace;
+  std::string kind, kernel, opcode, file, addressSpace, message;
   long line = -1;
   std::vector<long> globalId;
 };
@@ -70,6 +70,7 @@ std::vector<Finding> readFindings(const std::string &path) {
     Finding f;
     f.kind = stringField(line, "kind");
     f.addressSpace = stringField(line, "address_space");
+    f.message = stringField(line, "message");
     f.kernel = stringField(line, "kernel");
     f.opcode = stringField(line, "opcode");
     f.file = stringField(line, "file");
@@ -516,7 +517,17 @@ TEST_P(CheckedMode, GlobalMemoryRaceBetweenWorkGroups) {
   arg(k, 0, buffer(std::vector<int>(32)));
   // Work-groups run in order (LANEWISE_DETERMINISTIC): work-item 16, first
   // of group 1, writes out[15], which work-item 15 of group 0 wrote.
-  expectFinding(run(k, {32}, {16}), "data-race", "global_race_between_groups", {16, 0, 0});
+  const std::vector<Finding> findings = run(k, {32}, {16});
+  expectFinding(findings, "data-race", "global_race_between_groups", {16, 0, 0});
+  // The report names the other access: work-item 15's `out[g] = (int)g;`,
+  // two lines above the BUG line.
+  ASSERT_FALSE(findings.empty());
+  if (withDebugInfo())
+    EXPECT_NE(findings.front().message.find(
+                  "bugs.cl:" +
+                  std::to_string(markedLine("global_race_between_groups") - 2) + ":"),
+              std::string::npos)
+        << findings.front().message;
 }
 
 TEST_P(CheckedMode, AsynchronousCopyPastTheEndOfLocalMemory) {
