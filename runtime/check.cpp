@@ -297,6 +297,10 @@ public:
   static std::size_t wordIndex(std::uint64_t address) {
     return (address >> 2) & (wordsPerLeaf - 1);
   }
+  // The word that holds `address` (null outside the address space), through
+  // `cursor`, which remembers the last piece: neighbouring lanes' words are
+  // mostly in one piece.
+  Word *word(std::uint64_t address, LogCursor &cursor);
 
 private:
   static constexpr std::size_t wordsPerLeaf = std::size_t(1) << (pieceShift - 2),
@@ -318,6 +322,20 @@ private:
   std::uint32_t nextToken_ = 1;
   unsigned sessions_ = 0;
 };
+
+struct CheckSession::LogCursor {
+  std::uint64_t piece = UINT64_MAX;
+  GlobalAccessLog::Word *words = nullptr;
+};
+
+CheckSession::GlobalAccessLog::Word *CheckSession::GlobalAccessLog::word(std::uint64_t address,
+                                                                       LogCursor &cursor) {
+  if (address >> pieceShift != cursor.piece) {
+    cursor.piece = address >> pieceShift;
+    cursor.words = piece(address);
+  }
+  return cursor.words ? cursor.words + wordIndex(address) : nullptr;
+}
 
 CheckSession::Options CheckSession::optionsFromEnvironment() {
   Options options;
@@ -402,8 +420,10 @@ void CheckSession::checkContents(const ExecutionState &s, std::uint32_t lane, st
   if (checks.checks.has(Check::Races) && !where.skipsRaces) {
     if (space == CheckSite::Space::Local)
       checkRace(s, lane, site, address, bytes, where.write);
-    else if (space == CheckSite::Space::Global)
-      checkGlobalRace(s, lane, site, address, bytes, where.write);
+    else if (space == CheckSite::Space::Global) {
+      LogCursor cursor;
+      checkGlobalRace(s, lane, site, address, bytes, where.write, cursor);
+    }
   }
   if (where.write)
     noteWrite(s, address, where.writesPadding ? bytes / 3 * 4 : bytes);
@@ -819,50 +839,15 @@ bool concurrent(const RaceEpochs &epochs, std::uint32_t firstToken, std::uint32_
 
 } // namespace
 
-// checkGlobalRace for every active lane of an access to global memory:
-// lanes with nothing to report are handled here, the others by
-// checkGlobalRace, which reports.
+
+// The race check on global memory for every active lane of an access.
 void CheckSession::checkGlobalWarp(const ExecutionState &s, std::uint32_t site,
                                    const std::uint64_t *pointer, std::uint64_t bytes) {
-  const RaceEpochs *epochs = s.group->raceEpochs;
-  if (!epochs || epochs->starts.empty() || !globalLog_)
+  if (code_.checks->sites[site].skipsRaces)
     return;
-  const CheckSite &where = code_.checks->sites[site];
-  if (where.skipsRaces)
-    return;
-  const std::uint32_t firstSelf = epochs->starts.back() + s.firstLocalIndex;
-  std::uint64_t cachedPiece = UINT64_MAX;
-  GlobalAccessLog::Word *pieceWords = nullptr;
+  LogCursor cursor;
   forActiveLanes(s, [&](std::uint32_t lane) {
-    const std::uint64_t address = pointer[lane], end = address + bytes;
-    const std::uint32_t self = firstSelf + lane;
-    for (std::uint64_t word = address & ~std::uint64_t(3); word < end; word += 4) {
-      if (word >> GlobalAccessLog::pieceShift != cachedPiece) {
-        cachedPiece = word >> GlobalAccessLog::pieceShift;
-        pieceWords = globalLog_->piece(word);
-      }
-      if (!pieceWords)
-        return;
-      GlobalAccessLog::Word &entry = pieceWords[GlobalAccessLog::wordIndex(word)];
-      const std::uint64_t low = std::max(word, address), high = std::min(word + 4, end);
-      const std::uint32_t mask = ((1u << (high - low)) - 1) << (low - word);
-      std::atomic_ref<std::uint32_t> writer(entry.writer), reader(entry.reader);
-      const std::uint32_t wrote = writer.load(std::memory_order_relaxed);
-      const std::uint32_t read = reader.load(std::memory_order_relaxed);
-      if (((wrote & mask) && concurrent(*epochs, firstToken_, self, wrote >> 4)) ||
-          (where.write && (read & mask) && concurrent(*epochs, firstToken_, self, read >> 4))) {
-        checkGlobalRace(s, lane, site, address, bytes, where.write);
-        return;
-      }
-      std::atomic_ref<std::uint32_t> &mine = where.write ? writer : reader;
-      const std::uint32_t last = where.write ? wrote : read;
-      const std::uint32_t now = self << 4 | ((last >> 4) == self ? (last & 0xF) | mask : mask);
-      if (now != last) {
-        mine.store(now, std::memory_order_relaxed);
-        std::atomic_ref<std::uint32_t>(where.write ? entry.writerSite : entry.readerSite)
-            .store(site + 1, std::memory_order_relaxed);
-      }
-    }
+    checkGlobalRace(s, lane, site, pointer[lane], bytes, code_.checks->sites[site].write, cursor);
   });
 }
 
@@ -870,46 +855,44 @@ void CheckSession::checkGlobalWarp(const ExecutionState &s, std::uint32_t site,
 // write, of two work-items that no barrier orders (OpenCL C 3.0, 6.15.8;
 // the memory model, 3.3.6 of the API spec): of one work-group with no
 // barrier ordering global memory between them, or of two work-groups of
-// the launch.
+// the launch. Records the lane's access and reports its first conflict.
 void CheckSession::checkGlobalRace(const ExecutionState &s, std::uint32_t lane,
                                    std::uint32_t site, std::uint64_t address, std::uint64_t bytes,
-                                   bool write) {
+                                   bool write, LogCursor &cursor) {
   const RaceEpochs *epochs = s.group->raceEpochs;
   if (!epochs || epochs->starts.empty() || !globalLog_)
     return;
-  const std::uint32_t start = epochs->starts.back();
-  const std::uint32_t self = start + s.firstLocalIndex + lane;
-  auto concurrent = [&](std::uint32_t other) {
-    return lanewise::runtime::concurrent(*epochs, firstToken_, self, other);
-  };
+  const std::uint32_t self = epochs->starts.back() + s.firstLocalIndex + lane;
   std::uint32_t other = 0, otherSite = 0;
   const char *what = nullptr;
   const std::uint64_t end = address + bytes;
   for (std::uint64_t word = address & ~std::uint64_t(3); word < end; word += 4) {
-    GlobalAccessLog::Word *piece = globalLog_->piece(word);
-    if (!piece)
+    GlobalAccessLog::Word *entry = globalLog_->word(word, cursor);
+    if (!entry)
       return;
-    GlobalAccessLog::Word *entry = piece + GlobalAccessLog::wordIndex(word);
     const std::uint64_t low = std::max(word, address), high = std::min(word + 4, end);
     const std::uint32_t mask = ((1u << (high - low)) - 1) << (low - word);
     std::atomic_ref<std::uint32_t> writer(entry->writer), reader(entry->reader);
+    std::atomic_ref<std::uint32_t> writerSite(entry->writerSite), readerSite(entry->readerSite);
     const std::uint32_t wrote = writer.load(std::memory_order_relaxed);
     const std::uint32_t read = reader.load(std::memory_order_relaxed);
-    std::atomic_ref<std::uint32_t> writerSite(entry->writerSite), readerSite(entry->readerSite);
-    if (!what && (wrote & mask) && concurrent(wrote >> 4)) {
+    if (!what && (wrote & mask) && concurrent(*epochs, firstToken_, self, wrote >> 4)) {
       other = wrote >> 4;
       otherSite = writerSite.load(std::memory_order_relaxed);
       what = write ? "written by this work-item and by" : "read by this work-item and written by";
-    } else if (!what && write && (read & mask) && concurrent(read >> 4)) {
+    } else if (!what && write && (read & mask) &&
+               concurrent(*epochs, firstToken_, self, read >> 4)) {
       other = read >> 4;
       otherSite = readerSite.load(std::memory_order_relaxed);
       what = "written by this work-item and read by";
     }
-    std::atomic_ref<std::uint32_t> &mine = write ? writer : reader;
+    // The record changes only when another work-item or other bytes come.
     const std::uint32_t last = write ? wrote : read;
-    mine.store(self << 4 | ((last >> 4) == self ? (last & 0xF) | mask : mask),
-               std::memory_order_relaxed);
-    (write ? writerSite : readerSite).store(site + 1, std::memory_order_relaxed);
+    const std::uint32_t now = self << 4 | ((last >> 4) == self ? (last & 0xF) | mask : mask);
+    if (now != last) {
+      (write ? writer : reader).store(now, std::memory_order_relaxed);
+      (write ? writerSite : readerSite).store(site + 1, std::memory_order_relaxed);
+    }
   }
   if (!what)
     return;

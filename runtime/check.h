@@ -203,8 +203,10 @@ private:
                        std::uint64_t bytes);
   void checkGlobalWarp(const ExecutionState &s, std::uint32_t site, const std::uint64_t *pointer,
                        std::uint64_t bytes);
+  struct LogCursor; // remembers the last piece of the global record looked at
   void checkGlobalRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
-                       std::uint64_t address, std::uint64_t bytes, bool write);
+                       std::uint64_t address, std::uint64_t bytes, bool write,
+                       LogCursor &cursor);
   bool inBounds(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                 std::uint64_t address, std::uint64_t bytes, CheckSite::Space space,
                 std::uint64_t arena, std::uint64_t privateBase);
