@@ -419,7 +419,7 @@ void CheckSession::checkContents(const ExecutionState &s, std::uint32_t lane, st
     checkInitialised(s, lane, site, address, bytes, space);
   if (checks.checks.has(Check::Races) && !where.skipsRaces) {
     if (space == CheckSite::Space::Local)
-      checkRace(s, lane, site, address, bytes, where.write);
+      checkRace<0>(s, lane, site, address, bytes, where.write);
     else if (space == CheckSite::Space::Global) {
       LogCursor cursor;
       checkGlobalRace(s, lane, site, address, bytes, where.write, cursor);
@@ -529,12 +529,10 @@ void CheckSession::checkLocalLanes(const ExecutionState &s, std::uint32_t site,
   const WorkGroupInfo &g = *s.group;
   const auto arena = reinterpret_cast<std::uint64_t>(g.localArena);
   std::uint8_t *const shadow = g.localShadow;
-  std::uint32_t *const writer = g.localWriter, *const reader = g.localReader;
   const bool uninit =
       shadow && checks.checks.has(Check::Uninit) && !where.write && !where.skipsUninit;
-  const bool races = writer && checks.checks.has(Check::Races) && !where.skipsRaces;
+  const bool races = g.localWriter && checks.checks.has(Check::Races) && !where.skipsRaces;
   const std::uint64_t written = where.writesPadding ? bytes / 3 * 4 : bytes;
-  constexpr std::uint32_t several = UINT32_MAX;
   forActiveLanes(s, [&](std::uint32_t lane) {
     const std::uint64_t offset = pointer[lane] - arena;
     if (uninit) {
@@ -544,27 +542,8 @@ void CheckSession::checkLocalLanes(const ExecutionState &s, std::uint32_t site,
       if (!all)
         checkInitialised(s, lane, site, pointer[lane], bytes, CheckSite::Space::Local);
     }
-    if (races) {
-      const std::uint32_t self = s.firstLocalIndex + lane + 1;
-      bool conflict = false, unchanged = true;
-      for (std::uint64_t b = 0; b < bytes; ++b) {
-        const std::uint32_t w = writer[offset + b], r = reader[offset + b];
-        conflict |= (w != 0 && w != self) || (where.write && r != 0 && r != self);
-        unchanged &= r == self || r == several;
-      }
-      if (conflict) {
-        checkRace(s, lane, site, pointer[lane], bytes, where.write);
-      } else if (where.write) {
-        std::fill_n(writer + offset, bytes, self);
-        std::fill_n(g.localWriterSite + offset, bytes, site + 1);
-      } else if (!unchanged) {
-        for (std::uint64_t b = 0; b < bytes; ++b) {
-          std::uint32_t &r = reader[offset + b];
-          r = r == 0 || r == self ? self : several;
-        }
-        std::fill_n(g.localReaderSite + offset, bytes, site + 1);
-      }
-    }
+    if (races)
+      checkRace<Bytes>(s, lane, site, pointer[lane], bytes, where.write);
     if (where.write && shadow)
       std::memset(shadow + offset, 1, written);
   });
@@ -757,8 +736,10 @@ void CheckSession::noteWrite(const ExecutionState &s, std::uint64_t address, std
 // work-item that wrote it and the one that read it (or "several") since the
 // last barrier. Conflicting accesses of two work-items, at least one a
 // write, race (OpenCL C 3.0, 6.15.8 and the memory model).
+template <std::uint64_t Bytes>
 void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
-                             std::uint64_t address, std::uint64_t bytes, bool write) {
+                             std::uint64_t address, std::uint64_t size, bool write) {
+  const std::uint64_t bytes = Bytes ? Bytes : size;
   const WorkGroupInfo &g = *s.group;
   if (!g.localWriter)
     return;
@@ -769,7 +750,8 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
   const std::uint32_t self = s.firstLocalIndex + lane + 1;
   std::uint32_t other = 0, otherSite = 0;
   const char *what = nullptr;
-  for (std::uint64_t b = address - arena, end = b + bytes; b < end; ++b) {
+  const std::uint64_t offset = address - arena;
+  for (std::uint64_t b = offset; b < offset + bytes; ++b) {
     std::uint32_t &writer = g.localWriter[b], &reader = g.localReader[b];
     if (!what && writer && writer != self) {
       other = writer;
@@ -780,16 +762,23 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
       otherSite = g.localReaderSite[b];
       what = "written by this work-item and read by";
     }
+    // Stores only what changes: most reads find themselves or "several".
     if (write) {
       writer = self;
       g.localWriterSite[b] = site + 1;
-    } else {
-      reader = reader == 0 || reader == self ? self : several;
+    } else if (reader != self && reader != several) {
+      reader = reader == 0 ? self : several;
       g.localReaderSite[b] = site + 1;
     }
   }
-  if (!what)
-    return;
+  if (what)
+    reportLocalRace(s, lane, site, address, other, otherSite, what);
+}
+
+void CheckSession::reportLocalRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                                   std::uint64_t address, std::uint32_t other,
+                                   std::uint32_t otherSite, const char *what) {
+  constexpr std::uint32_t several = UINT32_MAX;
   char detail[256];
   if (other == several)
     std::snprintf(detail, sizeof detail,

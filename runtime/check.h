@@ -212,6 +212,10 @@ private:
                 std::uint64_t arena, std::uint64_t privateBase);
   static std::uint8_t *shadowOf(const ExecutionState &s, std::uint64_t address,
                                 std::uint64_t bytes);
+  void reportLocalRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                       std::uint64_t address, std::uint32_t other, std::uint32_t otherSite,
+                       const char *what);
+  template <std::uint64_t Bytes> // 0: `bytes` bytes
   void checkRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                  std::uint64_t address, std::uint64_t bytes, bool write);
   void checkInitialised(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
