@@ -93,37 +93,41 @@ void checkSubgroup(const Instruction &in, ExecutionState &s) {
   const std::uint32_t indexBytes = (in.immediate >> 16) & 0xFF;
   const bool varying = (in.immediate >> 24) & 1;
   const std::byte *index = s.registers + in.operand[0];
+  // The lane `lane` reads: its sub-group's first lane and size, and the
+  // lane within it (valid when below `count` and active).
+  struct Read {
+    std::uint32_t first, count;
+    builtins::SourceLane source;
+    bool valid;
+  };
+  auto readOf = [&](std::uint32_t lane) {
+    const std::uint32_t first = lane / size * size;
+    const std::uint32_t count = std::min(first + size, s.laneCount) - first;
+    std::uint64_t operand = 0;
+    std::memcpy(&operand, index + (varying ? lane : 0) * indexBytes, indexBytes);
+    const builtins::SourceLane source = builtins::sourceLane(kind, lane - first, operand, count, 0);
+    return Read{first, count, source, source.lane < count && s.isActive(first + source.lane)};
+  };
   if (mode == 2) {
     const std::uint8_t *input = s.reg<const std::uint8_t>(in.operand[1]);
     const bool inputVarying = (in.immediate >> 25) & 1;
     std::uint8_t *shadow = s.reg<std::uint8_t>(in.result);
     forActiveLanes(s, [&](std::uint32_t lane) {
-      const std::uint32_t first = lane / size * size;
-      const std::uint32_t count = std::min(first + size, s.laneCount) - first;
-      std::uint64_t operand = 0;
-      std::memcpy(&operand, index + (varying ? lane : 0) * indexBytes, indexBytes);
-      const builtins::SourceLane source =
-          builtins::sourceLane(kind, lane - first, operand, count, 0);
-      shadow[lane] = source.lane < count && s.isActive(first + source.lane)
-                         ? input[inputVarying ? first + source.lane : 0]
-                         : shadowBadShuffle;
+      const Read read = readOf(lane);
+      shadow[lane] =
+          read.valid ? input[inputVarying ? read.first + read.source.lane : 0] : shadowBadShuffle;
     });
     return;
   }
   forActiveLanes(s, [&](std::uint32_t lane) {
-    const std::uint32_t first = lane / size * size;
-    const std::uint32_t count = std::min(first + size, s.laneCount) - first;
-    std::uint64_t operand = 0;
-    std::memcpy(&operand, index + (varying ? lane : 0) * indexBytes, indexBytes);
-    const builtins::SourceLane source =
-        builtins::sourceLane(kind, lane - first, operand, count, 0);
-    if (source.lane < count && s.isActive(first + source.lane))
+    const Read read = readOf(lane);
+    if (read.valid)
       return;
     std::snprintf(detail, sizeof detail,
                   "reads sub-group lane %lld of a sub-group of %u work-items, which %s",
-                  static_cast<long long>(static_cast<std::int32_t>(source.lane)), count,
-                  source.lane < count ? "did not reach this operation (inactive)"
-                                      : "is out of range");
+                  static_cast<long long>(static_cast<std::int32_t>(read.source.lane)), read.count,
+                  read.source.lane < read.count ? "did not reach this operation (inactive)"
+                                                : "is out of range");
     s.check->report(s, lane, in.aux, FindingKind::SubgroupBadLane, detail);
   });
 }

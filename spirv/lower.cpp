@@ -963,17 +963,10 @@ bool KernelLowering::isVaryingSource(const Instruction &instruction) const {
 std::optional<runtime::BinaryOp> binaryOp(spv::Op opcode);
 std::optional<runtime::UnaryOp> unaryOp(spv::Op opcode);
 
-// Operations whose result is undefined where an operand is: element-wise
-// arithmetic, bitwise, comparison and conversion instructions, copies, and
-// the element-wise functions of OpenCL.std (not the vector loads and stores,
-// shuffles, printf and prefetch).
-bool propagatesUndefined(const Module &module, const Instruction &instruction) {
-  const spv::Op op = instruction.opcode;
-  if (binaryOp(op) || unaryOp(op))
-    return true;
+// The conversions between numbers (and pointers and integers), which one
+// handler family lowers.
+bool isConversion(spv::Op op) {
   switch (op) {
-  case spv::OpPhi:
-  case spv::OpSelect:
   case spv::OpConvertFToU:
   case spv::OpConvertFToS:
   case spv::OpConvertSToF:
@@ -985,6 +978,23 @@ bool propagatesUndefined(const Module &module, const Instruction &instruction) {
   case spv::OpSatConvertUToS:
   case spv::OpConvertPtrToU:
   case spv::OpConvertUToPtr:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// Operations whose result is undefined where an operand is: element-wise
+// arithmetic, bitwise, comparison and conversion instructions, copies, and
+// the element-wise functions of OpenCL.std (not the vector loads and stores,
+// shuffles, printf and prefetch).
+bool propagatesUndefined(const Module &module, const Instruction &instruction) {
+  const spv::Op op = instruction.opcode;
+  if (binaryOp(op) || unaryOp(op) || isConversion(op))
+    return true;
+  switch (op) {
+  case spv::OpPhi:
+  case spv::OpSelect:
   case spv::OpBitcast:
   case spv::OpPtrCastToGeneric:
   case spv::OpGenericCastToPtr:
@@ -1982,6 +1992,27 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
     return;
   }
 
+  if (isConversion(op)) {
+    const Value &a = operand(0);
+    const Value &r = result();
+    const bool fromSigned =
+        op == spv::OpConvertSToF || op == spv::OpSConvert || op == spv::OpSatConvertSToU;
+    const bool toSigned =
+        op == spv::OpConvertFToS || op == spv::OpSConvert || op == spv::OpSatConvertUToS;
+    const bool saturate =
+        op == spv::OpSatConvertSToU || op == spv::OpSatConvertUToS ||
+        module_.hasDecoration(decorated(instruction.result), spv::DecorationSaturatedConversion);
+    const runtime::Rounding rounding = roundingOf(module_, decorated(instruction.result));
+    if (a.narrowBits && fromSigned)
+      fail(instruction, "sign extension of " + std::to_string(a.narrowBits) +
+                            "-bit integers is not supported");
+    emit(runtime::convertHandler({a.scalar, fromSigned}, {r.scalar, toSigned}, rounding, saturate,
+                                 Shape{r.varying, {a.varying}}),
+         r.offset, {a.offset}, r.components,
+         static_cast<uint32_t>(rounding) | (saturate ? 0x100u : 0u));
+    truncateNarrow(r);
+    return;
+  }
   switch (op) {
   case spv::OpNop:
   case spv::OpLifetimeStart:
@@ -2035,37 +2066,6 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
     return;
   }
 
-  case spv::OpConvertFToU:
-  case spv::OpConvertFToS:
-  case spv::OpConvertSToF:
-  case spv::OpConvertUToF:
-  case spv::OpUConvert:
-  case spv::OpSConvert:
-  case spv::OpFConvert:
-  case spv::OpSatConvertSToU:
-  case spv::OpSatConvertUToS:
-  case spv::OpConvertPtrToU:
-  case spv::OpConvertUToPtr: {
-    const Value &a = operand(0);
-    const Value &r = result();
-    const bool fromSigned =
-        op == spv::OpConvertSToF || op == spv::OpSConvert || op == spv::OpSatConvertSToU;
-    const bool toSigned =
-        op == spv::OpConvertFToS || op == spv::OpSConvert || op == spv::OpSatConvertUToS;
-    const bool saturate =
-        op == spv::OpSatConvertSToU || op == spv::OpSatConvertUToS ||
-        module_.hasDecoration(decorated(instruction.result), spv::DecorationSaturatedConversion);
-    const runtime::Rounding rounding = roundingOf(module_, decorated(instruction.result));
-    if (a.narrowBits && fromSigned)
-      fail(instruction, "sign extension of " + std::to_string(a.narrowBits) +
-                            "-bit integers is not supported");
-    emit(runtime::convertHandler({a.scalar, fromSigned}, {r.scalar, toSigned}, rounding, saturate,
-                                 Shape{r.varying, {a.varying}}),
-         r.offset, {a.offset}, r.components,
-         static_cast<uint32_t>(rounding) | (saturate ? 0x100u : 0u));
-    truncateNarrow(r);
-    return;
-  }
   case spv::OpGenericCastToPtrExplicit: {
     // to_global, to_local, to_private: null unless the pointer points there.
     const Value &a = operand(0);
