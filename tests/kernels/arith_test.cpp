@@ -9,6 +9,7 @@
 // CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT); half results are the correctly
 // rounded _Float16 result.
 #include "harness.h"
+#include "mismatches.h"
 
 #include <array>
 #include <cmath>
@@ -399,20 +400,6 @@ std::int64_t signedAt(const std::vector<std::uint8_t> &bytes, size_t index, size
 void putSigned(std::vector<std::uint8_t> &bytes, size_t index, size_t size, std::int64_t v) {
   std::memcpy(&bytes[index * size], &v, size); // little-endian
 }
-
-// Reports the first few mismatches of a check, and how many there were.
-struct Mismatches {
-  std::string what;
-  int count = 0;
-  ~Mismatches() {
-    if (count > 5)
-      ADD_FAILURE() << what << ": " << count << " mismatches in all";
-  }
-  template <typename F> void add(F describe) {
-    if (++count <= 5)
-      ADD_FAILURE() << what << ": " << describe();
-  }
-};
 
 // ---- ops_T --------------------------------------------------------------------
 template <typename T> class ArithOps : public ArithTest {};

@@ -14,6 +14,7 @@
 //    the default conversions; comparisons give int 1/0 on scalars and -1/0
 //    on vectors, which then convert as integers.
 #include "harness.h"
+#include "mismatches.h"
 
 #include <bit>
 #include <cmath>
@@ -355,20 +356,6 @@ template <typename S> std::vector<S> inputs(size_t count, std::uint64_t seed) {
   out.resize(count);
   return out;
 }
-
-// Reports the first few mismatches of a check, and how many there were.
-struct Mismatches {
-  std::string what;
-  int count = 0;
-  ~Mismatches() {
-    if (count > 5)
-      ADD_FAILURE() << what << ": " << count << " mismatches in all";
-  }
-  template <typename F> void add(F describe) {
-    if (++count <= 5)
-      ADD_FAILURE() << what << ": " << describe();
-  }
-};
 
 // ---- convert_D[_sat][_mode] -----------------------------------------------------
 template <typename T> class ConvertFrom : public ConvertTest {};

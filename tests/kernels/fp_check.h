@@ -4,6 +4,8 @@
 // exact comparisons where a result is prescribed (section 7.5).
 #pragma once
 
+#include "mismatches.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -91,20 +93,5 @@ template <typename T> double ulpError(T got, long double ref) {
   }
   return double(std::fabs(value - ref) / ulpOf<T>(ref));
 }
-
-// Failures of one kind of check: the first few in full, then a count.
-struct Mismatches {
-  std::string what;
-  int count = 0;
-  explicit Mismatches(std::string w) : what(std::move(w)) {}
-  ~Mismatches() {
-    if (count > 8)
-      ADD_FAILURE() << what << ": " << count << " mismatches in all";
-  }
-  template <typename F> void add(F describe) {
-    if (++count <= 8)
-      ADD_FAILURE() << what << ": " << describe();
-  }
-};
 
 } // namespace lanewise::test

@@ -25,6 +25,7 @@
 // (the odd-work-item outputs of even work-items, the forms a width lacks)
 // keep their previous contents.
 #include "harness.h"
+#include "mismatches.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -282,20 +283,6 @@ template <typename T> T random24(std::mt19937_64 &random) {
   else
     return T(bits & 0xFFFFFF);
 }
-
-// ---- mismatch reporting ---------------------------------------------------------
-struct Mismatches {
-  std::string what;
-  long count = 0;
-  ~Mismatches() {
-    if (count > 8)
-      ADD_FAILURE() << what << ": " << count << " mismatches in all";
-  }
-  template <typename F> void add(F describe) {
-    if (++count <= 8)
-      ADD_FAILURE() << what << ": " << describe();
-  }
-};
 
 // ---- the functions of cl/integer.cl -----------------------------------------------
 constexpr int functionCount = 25;

@@ -8,6 +8,7 @@
 // bit (NaN payloads included), and nothing past the w result components may
 // be written.
 #include "harness.h"
+#include "mismatches.h"
 
 #include <cstdint>
 #include <map>
@@ -57,19 +58,6 @@ template <typename S> std::string hex(S v) {
   s << "0x" << std::hex << std::uint64_t(v);
   return s.str();
 }
-
-struct Mismatches {
-  std::string what;
-  int count = 0;
-  ~Mismatches() {
-    if (count > 8)
-      ADD_FAILURE() << what << ": " << count << " mismatches in all";
-  }
-  template <typename F> void add(F describe) {
-    if (++count <= 8)
-      ADD_FAILURE() << what << ": " << describe();
-  }
-};
 
 // Operand values: random bits, for floating-point types every fourth a NaN
 // with a payload (the choice must keep it).

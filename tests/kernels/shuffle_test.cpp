@@ -8,6 +8,7 @@
 // results must match bit for bit, NaN payloads included. Each check also
 // verifies that nothing past the n result components was written.
 #include "harness.h"
+#include "mismatches.h"
 
 #include <array>
 #include <cstdint>
@@ -98,20 +99,6 @@ template <typename S> std::string hex(S v) {
 constexpr size_t items = 64;
 constexpr size_t local = 32;
 int lengthOf(int index) { return 2 << index; } // 2, 4, 8, 16
-
-// Reports the first few mismatches of a check, and how many there were.
-struct Mismatches {
-  std::string what;
-  int count = 0;
-  ~Mismatches() {
-    if (count > 8)
-      ADD_FAILURE() << what << ": " << count << " mismatches in all";
-  }
-  template <typename F> void add(F describe) {
-    if (++count <= 8)
-      ADD_FAILURE() << what << ": " << describe();
-  }
-};
 
 // The expected component j of shuffle (twoInputs false) or shuffle2 of x, y
 // (m components each) with mask component `mask`.

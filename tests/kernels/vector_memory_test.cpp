@@ -19,6 +19,7 @@
 // references are written here from the IEEE 754 binary16 definition; any NaN
 // matches any NaN.
 #include "harness.h"
+#include "mismatches.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -65,19 +66,6 @@ template <typename S> std::string hex(S v) {
   s << "0x" << std::hex << std::uint64_t(v);
   return s.str();
 }
-
-struct Mismatches {
-  std::string what;
-  int count = 0;
-  ~Mismatches() {
-    if (count > 8)
-      ADD_FAILURE() << what << ": " << count << " mismatches in all";
-  }
-  template <typename F> void add(F describe) {
-    if (++count <= 8)
-      ADD_FAILURE() << what << ": " << describe();
-  }
-};
 
 // ---- vloadn / vstoren ---------------------------------------------------------
 struct ElementType {
