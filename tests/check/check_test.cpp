@@ -157,6 +157,15 @@ protected:
     return k;
   }
 
+  // The first `count` ints of `mem` (a failed read fails the test).
+  std::vector<int> readInts(cl_mem mem, size_t count) {
+    std::vector<int> data(count);
+    EXPECT_EQ(clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, count * sizeof(int), data.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    return data;
+  }
+
   template <typename T> cl_mem buffer(const std::vector<T> &data, cl_mem_flags flags = 0) {
     cl_int err = CL_SUCCESS;
     cl_mem mem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR | flags,
@@ -380,9 +389,7 @@ TEST_P(CheckedMode, AtomicOutOfBounds) {
   arg(k, 0, counters);
   expectFinding(run(k, {16}, {16}), "out-of-bounds", "atomic_out_of_bounds", {12, 0, 0});
   // The valid increments happened; the invalid ones touched nothing.
-  std::vector<int> got(4);
-  ASSERT_EQ(clEnqueueReadBuffer(queue, counters, CL_TRUE, 0, 16, got.data(), 0, nullptr, nullptr),
-            CL_SUCCESS);
+  const std::vector<int> got = readInts(counters, 4);
   EXPECT_EQ(got, (std::vector<int>{0, 4, 4, 4}));
 }
 
@@ -445,10 +452,7 @@ TEST_P(CheckedMode, UninitialisedRegister) {
   const auto findings = run(k, {items}, {16});
   expectFinding(findings, "uninitialised-read", "uninitialised_register", {6, 0, 0});
   // The work-items that had a positive input got the index of the last one.
-  std::vector<int> got(items);
-  ASSERT_EQ(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, items * sizeof(int), got.data(), 0, nullptr,
-                                nullptr),
-            CL_SUCCESS);
+  const std::vector<int> got = readInts(out, items);
   for (int i = 0; i < items; ++i) {
     int last = -1;
     for (int j = 0; j < n; ++j)
@@ -482,10 +486,7 @@ TEST_P(CheckedMode, UndefinedOperandThatDoesNotDecide) {
   } else {
     EXPECT_TRUE(findings.empty());
   }
-  std::vector<int> got(items * 2);
-  ASSERT_EQ(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, got.size() * sizeof(int), got.data(), 0,
-                                nullptr, nullptr),
-            CL_SUCCESS);
+  const std::vector<int> got = readInts(out, items * 2);
   for (int i = 0; i < items; ++i) {
     int last = -1;
     for (int j = 0; j < n; ++j)
@@ -522,12 +523,12 @@ TEST_P(CheckedMode, GlobalMemoryRaceBetweenWorkGroups) {
   // The report names the other access: work-item 15's `out[g] = (int)g;`,
   // two lines above the BUG line.
   ASSERT_FALSE(findings.empty());
-  if (withDebugInfo())
-    EXPECT_NE(findings.front().message.find(
-                  "bugs.cl:" +
-                  std::to_string(markedLine("global_race_between_groups") - 2) + ":"),
-              std::string::npos)
+  if (withDebugInfo()) {
+    const std::string otherLine =
+        "bugs.cl:" + std::to_string(markedLine("global_race_between_groups") - 2) + ":";
+    EXPECT_NE(findings.front().message.find(otherLine), std::string::npos)
         << findings.front().message;
+  }
 }
 
 TEST_P(CheckedMode, AsynchronousCopyPastTheEndOfLocalMemory) {
@@ -594,13 +595,7 @@ TEST_P(CheckedMode, RelativeShufflesWhoseUndefinedResultsAreDiscarded) {
   arg(k, 1, scan);
   arg(k, 2, sum);
   EXPECT_TRUE(run(k, {32}, {32}).empty());
-  std::vector<int> gotScan(32), gotSum(2);
-  ASSERT_EQ(clEnqueueReadBuffer(queue, scan, CL_TRUE, 0, 32 * sizeof(int), gotScan.data(), 0,
-                                nullptr, nullptr),
-            CL_SUCCESS);
-  ASSERT_EQ(clEnqueueReadBuffer(queue, sum, CL_TRUE, 0, 2 * sizeof(int), gotSum.data(), 0,
-                                nullptr, nullptr),
-            CL_SUCCESS);
+  const std::vector<int> gotScan = readInts(scan, 32), gotSum = readInts(sum, 2);
   for (int group = 0; group < 2; ++group) {
     int running = 0;
     for (int lane = 0; lane < 16; ++lane) {
@@ -642,10 +637,7 @@ TEST_P(CheckedMode, CorrectKernelsHaveNoFindings) {
   arg(guarded, 2, buffer(std::vector<cl_float4>(items)));
   arg(guarded, 3, cl_int{n});
   EXPECT_TRUE(run(guarded, {items}, {16}).empty());
-  std::vector<int> got(items * n);
-  ASSERT_EQ(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, got.size() * sizeof(int), got.data(), 0,
-                                nullptr, nullptr),
-            CL_SUCCESS);
+  const std::vector<int> got = readInts(out, items * n);
   for (int i = 0; i < items; ++i) {
     int last = -1;
     for (int j = 0; j < n; ++j)
