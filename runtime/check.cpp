@@ -558,9 +558,7 @@ void CheckSession::checkWarp(const ExecutionState &s, std::uint32_t site,
   if (!varying) {
     // One address for every lane: its bounds and alignment once; what
     // depends on the work-item (uninitialised bytes, races) for each lane.
-    std::uint32_t first = 0;
-    while (first < s.laneCount && !s.isActive(first))
-      ++first;
+    const std::uint32_t first = firstActiveLane(s);
     if (first == s.laneCount)
       return;
     const std::uint64_t address = pointer[0];

@@ -15,13 +15,6 @@ namespace lanewise::runtime {
 
 namespace {
 
-std::uint32_t firstActiveLane(const ExecutionState &s) {
-  for (std::uint32_t lane = 0; lane < s.laneCount; ++lane)
-    if (s.isActive(lane))
-      return lane;
-  return 0;
-}
-
 // result = operand[0] for each lane whose access of `immediate` bytes is
 // valid for site `aux`, else a sink address.
 template <bool Varying> void checkAccess(const Instruction &in, ExecutionState &s) {

@@ -80,6 +80,14 @@ inline MemoryOf memoryOf(const ExecutionState &s, std::uint64_t address) {
   return MemoryOf::Global;
 }
 
+// The lowest active lane, or laneCount when none is active.
+inline std::uint32_t firstActiveLane(const ExecutionState &s) {
+  std::uint32_t lane = 0;
+  while (lane < s.laneCount && !s.isActive(lane))
+    ++lane;
+  return lane;
+}
+
 // Calls f(lane) for every active lane.
 template <typename F> inline void forActiveLanes(const ExecutionState &s, F &&f) {
   if (s.fullMask) {
