@@ -130,8 +130,14 @@ void checkAsyncCopy(const Instruction &in, ExecutionState &s) {
   const std::uint64_t source = s.reg<const std::uint64_t>(in.operand[1])[0];
   const std::uint64_t count = s.reg<const std::uint64_t>(in.operand[2])[0];
   const std::uint64_t stride = s.reg<const std::uint64_t>(in.operand[3])[0];
-  const bool toLocal = in.components != 0;
-  const std::uint64_t bytes = in.immediate;
+  const bool toLocal = (in.immediate >> 32) & 1;
+  const std::uint64_t bytes = in.immediate & 0xFFFFFFFF;
+  std::uint64_t *checkedCount = s.reg<std::uint64_t>(in.result);
+  // Another warp of the group has performed this execution of the copy.
+  if (s.asyncReached[in.components] < s.group->asyncPerformed[in.components]) {
+    *checkedCount = 0;
+    return;
+  }
   const std::uint32_t lane = firstActiveLane(s);
   bool valid = true;
   for (std::uint64_t i = 0; i < count && valid; ++i) {
@@ -140,7 +146,7 @@ void checkAsyncCopy(const Instruction &in, ExecutionState &s) {
     valid = s.check->checkAccess(s, lane, in.aux + 1, from, bytes) &&
             s.check->checkAccess(s, lane, in.aux, to, bytes);
   }
-  *s.reg<std::uint64_t>(in.result) = valid ? count : 0;
+  *checkedCount = valid ? count : 0;
 }
 
 } // namespace

@@ -176,9 +176,10 @@ namespace lanewise::runtime {
 // the same shape), aux the site, immediate the bytes accessed.
 Handler checkAccessHandler(bool varying);
 // An asynchronous copy's elements (operands: destination, source, count,
-// stride; components 1 when it copies to __local; aux its write site, the
-// read site next; immediate the element's bytes): result = the count, or 0
-// if an element is outside memory.
+// stride; components the copy's site, as asyncCopyHandler's; aux its write
+// check site, the read site next; immediate the element's bytes, bit 32 set
+// when it copies to __local): result = the count, or 0 if an element is
+// outside memory. Checked by the warp that performs the copy only.
 Handler checkAsyncCopyHandler();
 // The division check: operand[0] / operand[1], aux the site, immediate 1
 // for signed division; writes no result.

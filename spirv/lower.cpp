@@ -2346,8 +2346,8 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
       checks_->sites[readSite].skipsUninit = true;
       elements = allocate(8, false);
       emit(runtime::checkAsyncCopyHandler(), elements,
-           {destination.offset, source.offset, count.offset, stride.offset}, toLocal ? 1 : 0,
-           writeSite, elementBytes);
+           {destination.offset, source.offset, count.offset, stride.offset}, code_.asyncCopySites,
+           writeSite, elementBytes | (toLocal ? uint64_t(1) << 32 : 0));
     }
     emit(runtime::asyncCopyHandler(0), result().offset,
          {destination.offset, source.offset, elements, stride.offset}, code_.asyncCopySites++,
