@@ -8,7 +8,7 @@ packages=(
   opencl-headers ocl-icd-opencl-dev opencl-clhpp-headers clinfo
   libtbb-dev spirv-tools spirv-headers
   libgtest-dev libgmock-dev libbenchmark-dev libmpfr-dev
-  clang-14 llvm-spirv-14
+  clang-14 llvm-spirv-14 llvm-14-dev libllvmspirvlib-14-dev
   pocl-opencl-icd python3-pyopencl python3-numpy
 )
 

@@ -1,4 +1,5 @@
 #include "spirv/compiler.h"
+#include "spirv/support.h"
 
 #include <algorithm>
 #include <array>
@@ -13,6 +14,7 @@
 #include <mutex>
 #include <sstream>
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -78,32 +80,32 @@ std::string onPath(const std::string &name) {
 
 std::string firstLine(const std::string &text) { return text.substr(0, text.find('\n')); }
 
+// The translator installed beside the library (LIBDIR/lanewise/), else the
+// one of the build tree this library was built in.
+std::string builtInTranslator() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&findToolchain), &info) && info.dli_fname) {
+    const fs::path installed =
+        fs::path(info.dli_fname).parent_path() / "lanewise" / "lanewise-llvm-spirv";
+    if (isExecutable(installed.string()))
+      return installed.string();
+  }
+  return isExecutable(LANEWISE_BUILD_TRANSLATOR) ? LANEWISE_BUILD_TRANSLATOR : "";
+}
+
 std::optional<Toolchain> locate() {
   Toolchain toolchain;
-  const char *clang = std::getenv("LANEWISE_CLANG");
-  const char *translator = std::getenv("LANEWISE_LLVM_SPIRV");
-  if (clang && *clang && translator && *translator) {
+  toolchain.majorVersion = LANEWISE_LLVM_MAJOR;
+  const std::string n = std::to_string(LANEWISE_LLVM_MAJOR);
+  if (const char *clang = std::getenv("LANEWISE_CLANG"); clang && *clang)
     toolchain.clang = clang;
+  else if (toolchain.clang = onPath("clang-" + n); toolchain.clang.empty())
+    toolchain.clang = "/usr/lib/llvm-" + n + "/bin/clang";
+  if (const char *translator = std::getenv("LANEWISE_LLVM_SPIRV"); translator && *translator)
     toolchain.llvmSpirv = translator;
-  } else {
-    for (int version = 18; version >= 14 && toolchain.clang.empty(); --version) {
-      const std::string n = std::to_string(version);
-      const std::string directory = "/usr/lib/llvm-" + n + "/bin/";
-      std::string c = onPath("clang-" + n);
-      if (c.empty() && isExecutable(directory + "clang"))
-        c = directory + "clang";
-      std::string t = onPath("llvm-spirv-" + n);
-      if (t.empty() && isExecutable(directory + "llvm-spirv"))
-        t = directory + "llvm-spirv";
-      if (!c.empty() && !t.empty()) {
-        toolchain.clang = c;
-        toolchain.llvmSpirv = t;
-        toolchain.majorVersion = version;
-      }
-    }
-  }
-  if (toolchain.clang.empty() || !isExecutable(toolchain.clang) ||
-      !isExecutable(toolchain.llvmSpirv))
+  else
+    toolchain.llvmSpirv = builtInTranslator();
+  if (!isExecutable(toolchain.clang) || !isExecutable(toolchain.llvmSpirv))
     return std::nullopt;
   std::string clangVersion, translatorVersion;
   if (runProcess({toolchain.clang, "--version"}, clangVersion) != 0)
@@ -353,9 +355,10 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
   const std::optional<Toolchain> &toolchain = findToolchain();
   if (!toolchain) {
     result.status = CompileResult::Status::CompilerNotAvailable;
-    result.log = "error: no OpenCL C compiler found: Lanewise needs clang and llvm-spirv of one "
-                 "LLVM version (on Debian 12: apt-get install clang-14 llvm-spirv-14), or "
-                 "LANEWISE_CLANG and LANEWISE_LLVM_SPIRV naming them\n";
+    result.log = "error: no OpenCL C compiler found: Lanewise needs clang-" +
+                 std::to_string(LANEWISE_LLVM_MAJOR) +
+                 " (on Debian 12: apt-get install clang-14) and its translator "
+                 "lanewise-llvm-spirv, or LANEWISE_CLANG and LANEWISE_LLVM_SPIRV naming them\n";
     return result;
   }
 
@@ -443,7 +446,7 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
   }
   std::string translatorOutput;
   const int translatorStatus =
-      runProcess({toolchain->llvmSpirv, "--spirv-max-version=1.4", "--spirv-ext=+all",
+      runProcess({toolchain->llvmSpirv, "--spirv-max-version=1.4", translatorExtensionOption(),
                   "--preserve-ocl-kernel-arg-type-metadata-through-string",
                   "--spirv-allow-extra-diexpressions", bitcode.string(), "-o", spirvFile.string()},
                  translatorOutput);

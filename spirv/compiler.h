@@ -1,5 +1,7 @@
 // The OpenCL C compiler driver: OpenCL C source to SPIR-V with clang and
-// llvm-spirv, run as child processes, with a disk cache of the results.
+// Lanewise's translator (lanewise-llvm-spirv: LLVMSPIRVLib after the LLVM IR
+// fix-ups of spirv/translator/fixups.h), run as child processes, with a disk
+// cache of the results.
 #pragma once
 
 #include "runtime/check.h"
@@ -11,16 +13,19 @@
 
 namespace lanewise::spirv {
 
-// A clang and an llvm-spirv of one LLVM major version.
+// clang and a translator with llvm-spirv's command line, of one LLVM major
+// version.
 struct Toolchain {
   std::string clang, llvmSpirv;
   int majorVersion = 0;
   std::string identity; // versions of both tools, part of the cache key
 };
 
-// Finds the tools: LANEWISE_CLANG and LANEWISE_LLVM_SPIRV when set, else
-// clang-N and llvm-spirv-N on PATH or under /usr/lib/llvm-N/bin, N from 18
-// down to 14. Looked up once per process.
+// Finds the tools: LANEWISE_CLANG and LANEWISE_LLVM_SPIRV when set (the
+// latter then replaces lanewise-llvm-spirv and its fix-ups), else clang-N
+// (N: the LLVM version the translator was built with) on PATH or under
+// /usr/lib/llvm-N/bin, and lanewise-llvm-spirv beside the library. Looked up
+// once per process.
 const std::optional<Toolchain> &findToolchain();
 
 // What the device offers the OpenCL C code: the -cl-ext list and macros.

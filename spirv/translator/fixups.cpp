@@ -1,0 +1,46 @@
+#include "fixups.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+
+namespace lanewise::translator {
+namespace {
+
+// `freeze` (LLVM 10) has no SPIR-V counterpart and llvm-spirv-14 rejects it
+// ("Can't translate llvm instruction"). clang-14 -O2 emits it where the
+// optimiser must not let an undefined value spread: a division and remainder
+// of the same operands (DivRemPairs), loop unswitching, select-to-branch.
+//
+// LangRef: freeze of a value that is neither undef nor poison is that value;
+// of undef or poison, one arbitrary but fixed value. In SPIR-V a value
+// cannot become poison later, so a frozen non-constant operand is the
+// operand itself; an undef or poison constant is frozen to zero, a fixed
+// choice that every use then sees.
+size_t replaceFreeze(llvm::Module &module) {
+  std::vector<llvm::FreezeInst *> freezes;
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &instruction : llvm::instructions(function))
+      if (auto *freeze = llvm::dyn_cast<llvm::FreezeInst>(&instruction))
+        freezes.push_back(freeze);
+  for (llvm::FreezeInst *freeze : freezes) {
+    llvm::Value *operand = freeze->getOperand(0);
+    if (llvm::isa<llvm::UndefValue>(operand)) // poison is an UndefValue too
+      operand = llvm::Constant::getNullValue(freeze->getType());
+    freeze->replaceAllUsesWith(operand);
+    freeze->eraseFromParent();
+  }
+  return freezes.size();
+}
+
+} // namespace
+
+std::vector<std::string> fixUp(llvm::Module &module) {
+  std::vector<std::string> notes;
+  if (const size_t count = replaceFreeze(module))
+    notes.push_back("replaced " + std::to_string(count) + " freeze instructions by their operands");
+  return notes;
+}
+
+} // namespace lanewise::translator
