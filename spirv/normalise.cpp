@@ -74,6 +74,109 @@ void stripDebugInfo(Module &module, std::vector<NormalisationNote> &notes) {
                        "kept as source locations)"});
 }
 
+// Drops the memory-operand bits in `dropped` and their parameters from the
+// memory-operand groups of `instruction` that start at layout entry `first`
+// (one group, or two for OpCopyMemory[Sized] since SPIR-V 1.4).
+void dropMemoryOperandBits(Instruction &instruction, size_t first, uint32_t dropped) {
+  // Each parameter follows its mask in increasing order of the bits that
+  // take one (SPIR-V 3.26, Memory Operands).
+  constexpr uint32_t withParameter[] = {
+      spv::MemoryAccessAlignedMask, spv::MemoryAccessMakePointerAvailableMask,
+      spv::MemoryAccessMakePointerVisibleMask, spv::MemoryAccessAliasScopeINTELMaskMask,
+      spv::MemoryAccessNoAliasINTELMaskMask};
+  std::vector<uint32_t> operands(instruction.operands.begin(),
+                                 instruction.operands.begin() +
+                                     (first < instruction.operandLayout.size()
+                                          ? instruction.operandLayout[first].offset
+                                          : instruction.operands.size()));
+  std::vector<Operand> layout(instruction.operandLayout.begin(),
+                              instruction.operandLayout.begin() +
+                                  std::min(first, instruction.operandLayout.size()));
+  auto keep = [&](const Operand &operand) {
+    Operand moved = operand;
+    moved.offset = static_cast<uint16_t>(operands.size());
+    for (uint16_t k = 0; k < operand.wordCount; ++k)
+      operands.push_back(instruction.operands[operand.offset + k]);
+    layout.push_back(moved);
+  };
+  for (size_t index = first; index < instruction.operandLayout.size();) {
+    const Operand mask = instruction.operandLayout[index++];
+    const uint32_t bits = instruction.operands[mask.offset];
+    keep(mask);
+    operands.back() = bits & ~dropped;
+    for (uint32_t bit : withParameter)
+      if ((bits & bit) && index < instruction.operandLayout.size()) {
+        const Operand &parameter = instruction.operandLayout[index++];
+        if (!(bit & dropped))
+          keep(parameter);
+      }
+  }
+  instruction.operands = std::move(operands);
+  instruction.operandLayout = std::move(layout);
+}
+
+void stripAliasingHints(Module &module, std::vector<NormalisationNote> &notes) {
+  if (std::ranges::find(module.capabilities, spv::CapabilityMemoryAccessAliasingINTEL) ==
+      module.capabilities.end())
+    return;
+  auto isDeclaration = [](const Instruction &instruction) {
+    return instruction.opcode == spv::OpAliasDomainDeclINTEL ||
+           instruction.opcode == spv::OpAliasScopeDeclINTEL ||
+           instruction.opcode == spv::OpAliasScopeListDeclINTEL;
+  };
+  eraseIf(module.globals, [&](const Instruction &instruction) {
+    switch (instruction.opcode) {
+    case spv::OpCapability:
+      return instruction.operands[0] == spv::CapabilityMemoryAccessAliasingINTEL;
+    case spv::OpExtension:
+      return instruction.stringOperand(0) == "SPV_INTEL_memory_access_aliasing";
+    case spv::OpDecorate:
+    case spv::OpDecorateId:
+      return instruction.operands.size() > 1 &&
+             (instruction.operands[1] == spv::DecorationAliasScopeINTEL ||
+              instruction.operands[1] == spv::DecorationNoAliasINTEL);
+    default:
+      return isDeclaration(instruction);
+    }
+  });
+  constexpr uint32_t aliasingBits = uint32_t(spv::MemoryAccessAliasScopeINTELMaskMask) |
+                                    uint32_t(spv::MemoryAccessNoAliasINTELMaskMask);
+  size_t accesses = 0;
+  for (Function &function : module.functions)
+    for (Block &block : function.blocks) {
+      eraseIf(block.instructions, isDeclaration);
+      for (Instruction &instruction : block.instructions) {
+        size_t first = 0; // layout index of the first memory-operand mask
+        switch (instruction.opcode) {
+        case spv::OpLoad:
+          first = 1;
+          break;
+        case spv::OpStore:
+        case spv::OpCopyMemory:
+          first = 2;
+          break;
+        case spv::OpCopyMemorySized:
+          first = 3;
+          break;
+        default:
+          continue;
+        }
+        bool hinted = false;
+        for (size_t index = first; index < instruction.operandLayout.size(); ++index)
+          hinted |= instruction.operandLayout[index].kind == OperandKind::Enumerant &&
+                    (instruction.operands[instruction.operandLayout[index].offset] & aliasingBits);
+        if (hinted) {
+          dropMemoryOperandBits(instruction, first, aliasingBits);
+          ++accesses;
+        }
+      }
+    }
+  notes.push_back({Normalisation::StripAliasingHints,
+                   "removed the aliasing hints of SPV_INTEL_memory_access_aliasing (" +
+                       std::to_string(accesses) +
+                       " memory accesses): they only allow optimisations"});
+}
+
 void dropMergeDeclarations(Module &module, std::vector<NormalisationNote> &notes) {
   for (Function &function : module.functions) {
     size_t count = 0;
@@ -277,6 +380,7 @@ void completeInterfaces(Module &module, std::vector<NormalisationNote> &notes) {
 std::vector<NormalisationNote> normaliseModule(Module &module) {
   std::vector<NormalisationNote> notes;
   stripDebugInfo(module, notes);
+  stripAliasingHints(module, notes);
   dropMergeDeclarations(module, notes);
   reorderBlocks(module, notes);
   module.rebuildTables();

@@ -10,6 +10,11 @@
 //   information as instruction locations and leaves the OpExtInsts of debug
 //   and NonSemantic.* sets out of the IR; this removes the imports of those
 //   sets (and any such OpExtInst a module built by hand still has).
+// - StripAliasingHints: SPV_INTEL_memory_access_aliasing (llvm-spirv from
+//   restrict pointers inlined at -O2). Alias scopes only permit optimisations,
+//   so the capability, the extension, the scope declarations (which
+//   SPIRV-Tools 2023.1 rejects at module scope, where llvm-spirv puts them),
+//   the decorations and the memory-operand bits are removed.
 // - DropMergeDeclarations: stray or conflicting OpLoopMerge /
 //   OpSelectionMerge (llvm-spirv-14 at -O1). Kernel modules need no
 //   structured control flow, so every merge declaration is dropped.
@@ -41,6 +46,7 @@ namespace lanewise::spirv {
 
 enum class Normalisation {
   StripDebugInfo,
+  StripAliasingHints,
   DropMergeDeclarations,
   ReorderBlocks,
   HoistVariables,

@@ -54,20 +54,35 @@ constexpr spv::Capability kSupportedCapabilities[] = {
     spv::CapabilityAtomicFloat64AddEXT,
     spv::CapabilityAtomicFloat32MinMaxEXT,
     spv::CapabilityAtomicFloat64MinMaxEXT,
+    // Alias scopes of restrict pointers: hints only, removed by
+    // normalisation (spirv/normalise.h).
+    spv::CapabilityMemoryAccessAliasingINTEL,
 };
 
-constexpr std::string_view kSupportedExtensions[] = {
-    "SPV_KHR_no_integer_wrap_decoration",
-    "SPV_KHR_non_semantic_info",
-    "SPV_KHR_expect_assume",
-    "SPV_KHR_linkonce_odr",
-    "SPV_INTEL_subgroups",
-    "SPV_INTEL_optnone",
-    "SPV_INTEL_fp_fast_math_mode",
-    "SPV_INTEL_arbitrary_precision_integers",
-    "SPV_KHR_bit_instructions",
-    "SPV_EXT_shader_atomic_float_add",
-    "SPV_EXT_shader_atomic_float_min_max",
+// Whether the compiler driver asks llvm-spirv for an extension: the ones
+// the engine executes, and that llvm-spirv-14 knows by name.
+enum class Request { Yes, No };
+struct SupportedExtension {
+  std::string_view name;
+  Request request;
+};
+constexpr SupportedExtension kSupportedExtensions[] = {
+    {"SPV_KHR_no_integer_wrap_decoration", Request::Yes},
+    // llvm-spirv-14 does not take it in --spirv-ext; other producers use it
+    // for NonSemantic.* sets, which are removed.
+    {"SPV_KHR_non_semantic_info", Request::No},
+    {"SPV_KHR_expect_assume", Request::Yes},
+    {"SPV_KHR_linkonce_odr", Request::Yes},
+    {"SPV_INTEL_subgroups", Request::Yes},
+    {"SPV_INTEL_optnone", Request::Yes},
+    {"SPV_INTEL_fp_fast_math_mode", Request::Yes},
+    {"SPV_INTEL_arbitrary_precision_integers", Request::Yes},
+    {"SPV_KHR_bit_instructions", Request::Yes},
+    {"SPV_EXT_shader_atomic_float_add", Request::Yes},
+    {"SPV_EXT_shader_atomic_float_min_max", Request::Yes},
+    // Accepted from other producers and removed by normalisation; not asked
+    // for, since the hints would only be removed again.
+    {"SPV_INTEL_memory_access_aliasing", Request::No},
 };
 
 constexpr std::string_view kSupportedExtInstSets[] = {"OpenCL.std"};
@@ -79,7 +94,18 @@ std::string where(const Instruction &instruction) {
 } // namespace
 
 std::span<const spv::Capability> supportedCapabilities() { return kSupportedCapabilities; }
-std::span<const std::string_view> supportedExtensions() { return kSupportedExtensions; }
+bool isSupportedExtension(std::string_view name) {
+  return std::ranges::find(kSupportedExtensions, name, &SupportedExtension::name) !=
+         std::end(kSupportedExtensions);
+}
+
+std::string translatorExtensionOption() {
+  std::string option = "--spirv-ext=-all";
+  for (const SupportedExtension &extension : kSupportedExtensions)
+    if (extension.request == Request::Yes)
+      option += ",+" + std::string(extension.name);
+  return option;
+}
 std::span<const std::string_view> supportedExtInstSets() { return kSupportedExtInstSets; }
 
 bool isSupported(spv::Capability capability) {
@@ -99,7 +125,7 @@ std::vector<std::string> unsupportedFeatures(const Module &module) {
     }
     case spv::OpExtension: {
       const std::string name = instruction.stringOperand(0);
-      if (std::ranges::find(kSupportedExtensions, name) == std::end(kSupportedExtensions))
+      if (!isSupportedExtension(name))
         problems.push_back("unsupported extension " + name + " (" + where(instruction) + ")");
       break;
     }

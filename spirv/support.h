@@ -13,7 +13,11 @@
 namespace lanewise::spirv {
 
 std::span<const spv::Capability> supportedCapabilities();
-std::span<const std::string_view> supportedExtensions();
+bool isSupportedExtension(std::string_view name);
+// llvm-spirv's --spirv-ext option that asks for exactly the extensions the
+// engine executes (and llvm-spirv knows), so that the compiler driver and the
+// engine cannot disagree.
+std::string translatorExtensionOption();
 // Extended instruction sets executed by Lanewise (OpenCL.std). Debug and
 // NonSemantic.* sets are accepted too and removed by normalisation.
 std::span<const std::string_view> supportedExtInstSets();
