@@ -387,9 +387,18 @@ private:
       }
       return;
     }
+    // A component's register may be wider than its memory image: integers
+    // of arbitrary width (i33 takes 5 bytes) are kept zero-extended in the
+    // next wider register type.
+    const uint32_t componentType = type.kind == Type::Kind::Vector ? type.element : typeId;
+    const uint64_t stored = byteSize(module_, componentType);
+    const uint32_t registerBytes = value.elementBytes();
     runtime::ConstantRegister reg;
     reg.offset = value.offset;
-    reg.bytes.assign(memory, memory + value.components * value.elementBytes());
+    reg.bytes.assign(size_t(value.components) * registerBytes, std::byte{0});
+    for (uint32_t c = 0; c < value.components; ++c)
+      std::memcpy(reg.bytes.data() + size_t(c) * registerBytes, memory + c * stored,
+                  std::min<uint64_t>(stored, registerBytes));
     code_.constants.push_back(std::move(reg));
   }
 
@@ -409,15 +418,14 @@ private:
     Value value;
     value.scalar = Scalar::I64;
     value.isPointer = true;
-    if (variable.storageClass == spv::StorageClassInput) {
-      const Decoration *builtin = module_.decoration(variable.id, spv::DecorationBuiltIn);
-      if (!builtin)
-        fail(user, "Input variable %" + std::to_string(variable.id) + " is not a built-in");
+    if (variable.builtin) {
       value.kind = Value::Kind::Builtin;
-      value.builtin = static_cast<spv::BuiltIn>(builtin->operands.at(0));
+      value.builtin = *variable.builtin;
       value.offset = wholeBuiltin;
       return value;
     }
+    if (variable.storageClass == spv::StorageClassInput)
+      fail(user, "Input variable %" + std::to_string(variable.id) + " is not a built-in");
     value.offset = allocate(8, false);
     if (variable.storageClass == spv::StorageClassWorkgroup) {
       const uint32_t pointee = typeOf(module_, variable.pointerType).element;
@@ -775,7 +783,7 @@ private:
     if (instruction.opcode == spv::OpLoad || instruction.opcode == spv::OpAccessChain ||
         instruction.opcode == spv::OpInBoundsAccessChain) {
       const GlobalVariable *variable = module_.globalVariable(instruction.idOperand(0));
-      return variable && variable->storageClass == spv::StorageClassInput;
+      return variable && variable->builtin;
     }
     return false;
   }
@@ -918,9 +926,8 @@ bool KernelLowering::isVaryingSource(const Instruction &instruction) const {
   case spv::OpLoad: {
     const uint32_t pointer = instruction.idOperand(0);
     if (const GlobalVariable *variable = module_.globalVariable(pointer))
-      if (variable->storageClass == spv::StorageClassInput)
-        if (const Decoration *b = module_.decoration(pointer, spv::DecorationBuiltIn))
-          return isVaryingBuiltin(static_cast<spv::BuiltIn>(b->operands.at(0)));
+      if (variable->builtin)
+        return isVaryingBuiltin(*variable->builtin);
     return false;
   }
   case spv::OpAtomicLoad:
@@ -950,9 +957,8 @@ bool KernelLowering::isVaryingSource(const Instruction &instruction) const {
     // A component of a varying built-in vector.
     const uint32_t base = instruction.idOperand(0);
     if (const GlobalVariable *variable = module_.globalVariable(base))
-      if (variable->storageClass == spv::StorageClassInput)
-        if (const Decoration *b = module_.decoration(base, spv::DecorationBuiltIn))
-          return isVaryingBuiltin(static_cast<spv::BuiltIn>(b->operands.at(0)));
+      if (variable->builtin)
+        return isVaryingBuiltin(*variable->builtin);
     return false;
   }
   default:
@@ -1196,7 +1202,7 @@ runtime::KernelCode KernelLowering::run() {
         // Loads and component pointers of built-in variables are bound when
         // lowered.
         const GlobalVariable *variable = module_.globalVariable(instruction.idOperand(0));
-        if (variable && variable->storageClass == spv::StorageClassInput)
+        if (variable && variable->builtin)
           continue;
       }
       if (localUses_.count(instruction.result))
@@ -1898,9 +1904,8 @@ const Value &KernelLowering::builtinRegister(spv::BuiltIn builtin, const Instruc
   // The variable's type: a 3-vector of size_t, or a scalar.
   uint32_t pointee = 0;
   for (const GlobalVariable &variable : module_.globalVariables)
-    if (const Decoration *d = module_.decoration(variable.id, spv::DecorationBuiltIn))
-      if (d->operands.at(0) == static_cast<uint32_t>(builtin))
-        pointee = typeOf(module_, variable.pointerType).element;
+    if (variable.builtin == builtin)
+      pointee = typeOf(module_, variable.pointerType).element;
   Value value = makeValue(pointee, isVaryingBuiltin(builtin));
   code_.builtins.push_back(
       {*which, value.offset, value.components, value.varying, value.elementBytes() == 8});
@@ -3219,8 +3224,8 @@ runtime::Terminator KernelLowering::lowerTerminator(const Block &block, uint32_t
 std::vector<ProgramGlobal> programGlobals(const Module &module) {
   std::vector<ProgramGlobal> globals;
   for (const GlobalVariable &variable : module.globalVariables) {
-    if (variable.storageClass != spv::StorageClassCrossWorkgroup &&
-        variable.storageClass != spv::StorageClassUniformConstant)
+    if (variable.builtin || (variable.storageClass != spv::StorageClassCrossWorkgroup &&
+                             variable.storageClass != spv::StorageClassUniformConstant))
       continue;
     const uint32_t pointee = typeOf(module, variable.pointerType).element;
     ProgramGlobal global;

@@ -255,6 +255,12 @@ void Module::rebuildTables() {
       variable.storageClass = static_cast<spv::StorageClass>(word(instruction, 0));
       if (instruction.operands.size() > 1)
         variable.initializer = instruction.operands[1];
+      // Decorations, group ones included, precede the types and variables
+      // (SPIR-V 2.4, logical layout).
+      if (auto it = decorations.find(variable.id); it != decorations.end())
+        for (const Decoration &decoration : it->second)
+          if (decoration.kind == spv::DecorationBuiltIn)
+            variable.builtin = static_cast<spv::BuiltIn>(decoration.operands.at(0));
       globalVariableIndex_[variable.id] = globalVariables.size();
       globalVariables.push_back(variable);
       break;

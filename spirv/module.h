@@ -201,6 +201,10 @@ struct GlobalVariable {
   uint32_t pointerType = 0;
   spv::StorageClass storageClass = spv::StorageClassMax;
   uint32_t initializer = 0; // 0 when none
+  // Decorated BuiltIn: the device provides its value, whatever the storage
+  // class (Input in the OpenCL SPIR-V environment; UniformConstant from
+  // SPIR-V 1.0 translators, often with LinkageAttributes Import).
+  std::optional<spv::BuiltIn> builtin;
 };
 
 struct Decoration {
