@@ -72,7 +72,7 @@ private:
 
     const uint32_t continuation = fresh();
     std::vector<Block> body;
-    std::vector<uint32_t> returnValues; // (value, block) pairs for the result phi
+    std::vector<uint32_t> returnValues; // in the order of the returning blocks
     for (const Block &block : callee->blocks) {
       Block copy;
       copy.label = mapped(block.label);
@@ -82,10 +82,8 @@ private:
         if (instruction.location == 0)
           instruction.location = call.location;
         if (instruction.opcode == spv::OpReturn || instruction.opcode == spv::OpReturnValue) {
-          if (instruction.opcode == spv::OpReturnValue) {
+          if (instruction.opcode == spv::OpReturnValue)
             returnValues.push_back(instruction.idOperand(0));
-            returnValues.push_back(copy.label);
-          }
           const uint32_t target[] = {continuation};
           const uint32_t location = instruction.location;
           instruction = Instruction::withIds(spv::OpBranch, 0, 0, target);
@@ -98,6 +96,16 @@ private:
     callers.push_back(calleeId);
     expand(body, depth + 1, callers);
     callers.pop_back();
+    // The result phi's predecessors are known only now: expanding a call in
+    // a returning block moves its return to the block after that call. The
+    // returns keep their order, one per returning block.
+    std::vector<uint32_t> incoming;
+    for (const Block &block : body)
+      if (block.terminator().opcode == spv::OpBranch &&
+          block.terminator().idOperand(0) == continuation && !returnValues.empty()) {
+        incoming.push_back(returnValues.at(incoming.size() / 2));
+        incoming.push_back(block.label);
+      }
 
     // Split the calling block: the part after the call continues in a new
     // block, which takes over the terminator, and its successors' phis.
@@ -106,7 +114,7 @@ private:
     rest.label = continuation;
     if (call.result && module_.type(call.resultType)->kind != Type::Kind::Void) {
       Instruction phi =
-          Instruction::withIds(spv::OpPhi, call.resultType, call.result, returnValues);
+          Instruction::withIds(spv::OpPhi, call.resultType, call.result, incoming);
       phi.location = call.location;
       rest.instructions.push_back(std::move(phi));
     }
