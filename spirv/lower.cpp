@@ -349,8 +349,10 @@ private:
       value.storage = type.storageClass;
     {
       const Type &element = type.kind == Type::Kind::Vector ? typeOf(module_, type.element) : type;
+      // 128-bit integers (clang -O2 reads a 16-byte union as an i128) fill
+      // their register: they are not narrow.
       if (element.kind == Type::Kind::Int && element.width != 8 && element.width != 16 &&
-          element.width != 32 && element.width != 64)
+          element.width != 32 && element.width != 64 && element.width != 128)
         value.narrowBits = element.width;
     }
     value.offset = allocate(value.components * value.elementBytes(), varying);

@@ -688,6 +688,139 @@ TEST_F(SourceProgram, OptDisableGivesTheSameResults) {
   EXPECT_EQ(run<int32_t>(built(text, ""), "k", 32, {input}), expected);
 }
 
+// clang-14 -O2 freezes the operands of a division and remainder of the same
+// values (and of an index split into row and column), an instruction
+// llvm-spirv-14 cannot translate; the driver's translator replaces it.
+TEST_F(SourceProgram, ProgramsWithFreezeBuildAndRun) {
+  const std::string text =
+      "kernel void divrem(global const uint *a, global const uint *b, global uint *q) {\n"
+      "  size_t i = get_global_id(0); uint x = a[i], y = b[i];\n"
+      "  q[2 * i] = x / y; q[2 * i + 1] = x % y;\n"
+      "}\n"
+      "kernel void transpose_index(global const int *in, global int *out, int width,\n"
+      "                            int height) {\n"
+      "  int i = get_global_id(0);\n"
+      "  int row = i / width, col = i % width;\n"
+      "  out[i] = in[col * height + row] + row;\n"
+      "}\n"
+      "kernel void divrem_vector(global const long4 *a, global const long4 *b,\n"
+      "                          global long4 *q) {\n"
+      "  size_t i = get_global_id(0); long4 x = a[i], y = b[i];\n"
+      "  q[2 * i] = x / y; q[2 * i + 1] = x % y;\n"
+      "}\n";
+  for (const char *options : {"", "-cl-opt-disable"}) {
+    cl_program program = built(text, options);
+    ASSERT_NE(program, nullptr) << options;
+    cl_int error = CL_SUCCESS;
+    const size_t n = 96;
+    {
+      std::vector<cl_uint> a(n), b(n), q(2 * n);
+      for (size_t i = 0; i < n; ++i) {
+        a[i] = cl_uint(i * 2654435761u);
+        b[i] = cl_uint(i % 13 + 1) * cl_uint(i % 5 + 1);
+      }
+      cl_kernel kernel = clCreateKernel(program, "divrem", &error);
+      ASSERT_EQ(error, CL_SUCCESS);
+      kernels_.push_back(kernel);
+      cl_mem ma = buffer(a), mb = buffer(b), mq = buffer(q);
+      for (cl_uint k = 0; cl_mem m : {ma, mb, mq})
+        ASSERT_EQ(clSetKernelArg(kernel, k++, sizeof m, &m), CL_SUCCESS);
+      ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
+                CL_SUCCESS);
+      ASSERT_EQ(clEnqueueReadBuffer(queue, mq, CL_TRUE, 0, q.size() * 4, q.data(), 0, nullptr,
+                                    nullptr),
+                CL_SUCCESS);
+      for (size_t i = 0; i < n; ++i) {
+        EXPECT_EQ(q[2 * i], a[i] / b[i]) << options << " " << i;
+        EXPECT_EQ(q[2 * i + 1], a[i] % b[i]) << options << " " << i;
+      }
+    }
+    {
+      const cl_int width = 12, height = cl_int(n) / width;
+      std::vector<cl_int> in(n), out(n);
+      for (size_t i = 0; i < n; ++i)
+        in[i] = cl_int(i * 31 % 101);
+      cl_kernel kernel = clCreateKernel(program, "transpose_index", &error);
+      ASSERT_EQ(error, CL_SUCCESS);
+      kernels_.push_back(kernel);
+      cl_mem mi = buffer(in), mo = buffer(out);
+      ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof mi, &mi), CL_SUCCESS);
+      ASSERT_EQ(clSetKernelArg(kernel, 1, sizeof mo, &mo), CL_SUCCESS);
+      ASSERT_EQ(clSetKernelArg(kernel, 2, sizeof width, &width), CL_SUCCESS);
+      ASSERT_EQ(clSetKernelArg(kernel, 3, sizeof height, &height), CL_SUCCESS);
+      ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
+                CL_SUCCESS);
+      ASSERT_EQ(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, n * 4, out.data(), 0, nullptr, nullptr),
+                CL_SUCCESS);
+      for (size_t i = 0; i < n; ++i) {
+        const int row = int(i) / width, col = int(i) % width;
+        EXPECT_EQ(out[i], in[size_t(col * height + row)] + row) << options << " " << i;
+      }
+    }
+    {
+      std::vector<cl_long> a(4 * n), b(4 * n), q(8 * n);
+      for (size_t k = 0; k < a.size(); ++k) {
+        a[k] = cl_long(k * 0x9e3779b97f4a7c15ull) >> 3;
+        b[k] = (k % 2 ? -1 : 1) * cl_long(k % 29 + 2);
+      }
+      cl_kernel kernel = clCreateKernel(program, "divrem_vector", &error);
+      ASSERT_EQ(error, CL_SUCCESS);
+      kernels_.push_back(kernel);
+      cl_mem ma = buffer(a), mb = buffer(b), mq = buffer(q);
+      for (cl_uint k = 0; cl_mem m : {ma, mb, mq})
+        ASSERT_EQ(clSetKernelArg(kernel, k++, sizeof m, &m), CL_SUCCESS);
+      ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
+                CL_SUCCESS);
+      ASSERT_EQ(clEnqueueReadBuffer(queue, mq, CL_TRUE, 0, q.size() * 8, q.data(), 0, nullptr,
+                                    nullptr),
+                CL_SUCCESS);
+      for (size_t i = 0; i < n; ++i)
+        for (size_t c = 0; c < 4; ++c) {
+          EXPECT_EQ(q[8 * i + c], a[4 * i + c] / b[4 * i + c]) << options << " " << i;
+          EXPECT_EQ(q[8 * i + 4 + c], a[4 * i + c] % b[4 * i + c]) << options << " " << i;
+        }
+    }
+  }
+}
+
+// restrict pointers of an inlined function: llvm-spirv writes alias scopes
+// only when asked for SPV_INTEL_memory_access_aliasing, which the driver
+// does not ask for; either way the program builds and runs.
+TEST_F(SourceProgram, RestrictPointersOfInlinedFunctionsBuild) {
+  const std::string text =
+      "void f(global float *restrict a, global const float *restrict b,\n"
+      "       global float *restrict c, size_t i) {\n"
+      "  float x = b[i]; a[i] = x * 2.0f; c[i] = b[i] + a[i];\n"
+      "}\n"
+      "kernel void k(global float *a, global const float *b, global float *c) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  f(a, b, c, 2 * i); f(c, b, a, 2 * i + 1);\n"
+      "}\n";
+  cl_program program = built(text, "");
+  ASSERT_NE(program, nullptr);
+  cl_int error = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "k", &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  kernels_.push_back(kernel);
+  const size_t n = 40;
+  std::vector<float> b(2 * n), a(2 * n), c(2 * n);
+  for (size_t k = 0; k < b.size(); ++k)
+    b[k] = float(k) - 20.5f;
+  cl_mem ma = buffer(a), mb = buffer(b), mc = buffer(c);
+  for (cl_uint k = 0; cl_mem m : {ma, mb, mc})
+    ASSERT_EQ(clSetKernelArg(kernel, k++, sizeof m, &m), CL_SUCCESS);
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  clEnqueueReadBuffer(queue, ma, CL_TRUE, 0, a.size() * 4, a.data(), 0, nullptr, nullptr);
+  clEnqueueReadBuffer(queue, mc, CL_TRUE, 0, c.size() * 4, c.data(), 0, nullptr, nullptr);
+  for (size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(a[2 * i], 2 * b[2 * i]);
+    EXPECT_EQ(c[2 * i], 3 * b[2 * i]);
+    EXPECT_EQ(c[2 * i + 1], 2 * b[2 * i + 1]);
+    EXPECT_EQ(a[2 * i + 1], 3 * b[2 * i + 1]);
+  }
+}
+
 // -cl-std selects __OPENCL_C_VERSION__; without it, the highest OpenCL C 1.x
 // the device supports is used (5.8.6.5).
 TEST_F(SourceProgram, ClStdSelectsTheLanguageVersion) {
