@@ -72,14 +72,15 @@ public:
 
   cl_uint referenceCount() const { return apiReferences.load(std::memory_order_relaxed); }
 
-  // clRetain*: false when the application holds no reference any more (the
-  // object lives on only for Lanewise's own holders).
+  // clRetain*. An object the application released but that lives on for
+  // its holders (a context of a live queue, a program of a live kernel) is
+  // still valid: the application reaches it again through clGet*Info
+  // (CL_QUEUE_CONTEXT, CL_KERNEL_PROGRAM) and may retain it, as PyOpenCL
+  // does for every such query. Its first new reference makes the
+  // application a holder again.
   bool retain() {
-    cl_uint count = apiReferences.load(std::memory_order_relaxed);
-    do {
-      if (count == 0)
-        return false;
-    } while (!apiReferences.compare_exchange_weak(count, count + 1, std::memory_order_relaxed));
+    if (apiReferences.fetch_add(1, std::memory_order_relaxed) == 0)
+      retainOwner();
     return true;
   }
 

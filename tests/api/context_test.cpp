@@ -410,3 +410,33 @@ TEST_F(Context, NullDestructorCallbackIsInvalidValue) {
   int data = 0;
   EXPECT_EQ(clSetContextDestructorCallback(context.get(), nullptr, &data), CL_INVALID_VALUE);
 }
+
+// A queue keeps its context alive after the application released it, and the
+// application may take it back through CL_QUEUE_CONTEXT and retain it
+// (PyOpenCL does so for every queue.context; PoCL allows it).
+TEST(ContextLife, ContextOfALiveQueueCanBeRetainedAgain) {
+  cl_device_id device = testDevice();
+  cl_int error = CL_SUCCESS;
+  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  ASSERT_EQ(clReleaseContext(context), CL_SUCCESS);
+
+  cl_context again = nullptr;
+  ASSERT_EQ(clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof again, &again, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(again, context);
+  ASSERT_EQ(clRetainContext(again), CL_SUCCESS);
+  const int value = 42;
+  cl_mem buffer = clCreateBuffer(again, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof value,
+                                 const_cast<int *>(&value), &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  int read = 0;
+  EXPECT_EQ(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, sizeof read, &read, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(read, value);
+  EXPECT_EQ(clReleaseMemObject(buffer), CL_SUCCESS);
+  EXPECT_EQ(clReleaseContext(again), CL_SUCCESS);
+  EXPECT_EQ(clReleaseCommandQueue(queue), CL_SUCCESS);
+}
