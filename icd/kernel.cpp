@@ -141,7 +141,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint index, size_t size,
       if (mem->context.get() != kernel->program->context.get())
         return CL_INVALID_MEM_OBJECT;
       address = reinterpret_cast<std::uint64_t>(mem->storage);
-      argument.buffer = OwnerRef(mem);
+      argument.buffer = mem;
     }
     argument.value.bytes.resize(8);
     std::memcpy(argument.value.bytes.data(), &address, 8);
@@ -415,10 +415,10 @@ std::string argumentLabel(const _cl_kernel &kernel, size_t index) {
 // OpenCL 3.0, clEnqueueNDRangeKernel: CL_INVALID_KERNEL_ARGS if an argument
 // was never set. The message goes to the context's callback and, when
 // checks are on, to stderr.
-void reportUnsetArgument(const _cl_kernel &kernel, size_t index) {
+void reportBadArgument(const _cl_kernel &kernel, size_t index, const char *what) {
   const std::string message = "clEnqueueNDRangeKernel: kernel '" + kernel.info->name + "': " +
-                              argumentLabel(kernel, index) +
-                              " was never set (clSetKernelArg); CL_INVALID_KERNEL_ARGS";
+                              argumentLabel(kernel, index) + " " + what +
+                              "; CL_INVALID_KERNEL_ARGS";
   kernel.program->context->report(message.c_str());
   if (runtime::CheckSet::fromEnvironment().any() || kernel.info->code->checks)
     std::fprintf(stderr, "lanewise: %s\n", message.c_str());
@@ -427,15 +427,15 @@ void reportUnsetArgument(const _cl_kernel &kernel, size_t index) {
 // The global memory a checked launch may access: its buffer arguments, the
 // context's SVM allocations and the program-scope variables; then the
 // released memory the checks name.
-std::vector<runtime::MemoryRange> checkedMemory(const _cl_kernel &kernel,
-                                                const _cl_context &context) {
+std::vector<runtime::MemoryRange>
+checkedMemory(const _cl_kernel &kernel, const _cl_context &context,
+              const std::vector<std::pair<size_t, OwnerRef<_cl_mem>>> &buffers) {
   std::vector<runtime::MemoryRange> memory;
-  for (size_t i = 0; i < kernel.arguments.size(); ++i)
-    if (const _cl_mem *buffer = kernel.arguments[i].buffer.get())
-      memory.push_back({reinterpret_cast<std::uint64_t>(buffer->storage), buffer->size,
-                        runtime::CheckSite::Space::Global,
-                        (buffer->parent ? "sub-buffer " : "buffer ") +
-                            argumentLabel(kernel, i)});
+  for (const auto &[index, buffer] : buffers)
+    memory.push_back({reinterpret_cast<std::uint64_t>(buffer->storage), buffer->size,
+                      runtime::CheckSite::Space::Global,
+                      (buffer->parent ? "sub-buffer " : "buffer ") +
+                          argumentLabel(kernel, index)});
   for (const auto &[start, size] : context.svmAllocationList())
     memory.push_back({reinterpret_cast<std::uint64_t>(start), size,
                       runtime::CheckSite::Space::Global, "an SVM allocation"});
@@ -511,24 +511,31 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kern
   // The arguments as they are now: later clSetKernelArg calls do not affect
   // this command.
   std::vector<runtime::ArgumentValue> values;
-  std::vector<OwnerRef<_cl_mem>> buffers;
+  std::vector<std::pair<size_t, OwnerRef<_cl_mem>>> buffers; // argument index, buffer
   {
     std::lock_guard lock(kernel->mutex);
     for (size_t i = 0; i < kernel->arguments.size(); ++i) {
       const _cl_kernel::Argument &argument = kernel->arguments[i];
       if (!argument.set) {
-        reportUnsetArgument(*kernel, i);
+        reportBadArgument(*kernel, i, "was never set (clSetKernelArg)");
+        return CL_INVALID_KERNEL_ARGS;
+      }
+      if (argument.buffer && !isValid(argument.buffer)) {
+        reportBadArgument(*kernel, i, "is a buffer that was released and deleted");
         return CL_INVALID_KERNEL_ARGS;
       }
       values.push_back(argument.value);
-      if (argument.buffer)
-        buffers.push_back(argument.buffer);
+      if (argument.buffer) {
+        buffers.emplace_back(i, OwnerRef(argument.buffer));
+        const auto address = reinterpret_cast<std::uint64_t>(argument.buffer->storage);
+        std::memcpy(values.back().bytes.data(), &address, 8);
+      }
     }
   }
   // Under checks: the global memory the launch may access.
   std::vector<runtime::MemoryRange> memory;
   if (kernel->info->code->checks)
-    memory = checkedMemory(*kernel, *queue->context.get());
+    memory = checkedMemory(*kernel, *queue->context.get(), buffers);
   bool empty = false;
   for (cl_uint d = 0; d < workDim; ++d)
     empty |= range.global[d] == 0;

@@ -79,7 +79,10 @@ struct _cl_kernel : lanewise::icd::Object<_cl_kernel, lanewise::icd::ObjectKind:
   struct Argument {
     bool set = false;
     lanewise::runtime::ArgumentValue value;
-    lanewise::icd::OwnerRef<_cl_mem> buffer; // keeps a buffer argument alive
+    // A buffer argument. Not a reference (OpenCL 3.0, 5.5.5: a memory object
+    // is deleted once released and its commands have finished): an
+    // enqueued command takes one, after checking the buffer still exists.
+    _cl_mem *buffer = nullptr;
   };
   std::mutex mutex;
   std::vector<Argument> arguments;

@@ -658,6 +658,38 @@ TEST_F(BufferDestructor, CallbacksRunInReverseOrderOnDestruction) {
   EXPECT_EQ(log.objects, (std::vector<cl_mem>{mem, mem, mem}));
 }
 
+// A kernel argument is not a reference (OpenCL 3.0, 5.5.5: the object is
+// deleted once its count is zero and the commands using it have finished);
+// the CTS's retain_mem_object_set_kernel_arg waits for this callback. A
+// launch with the deleted buffer fails instead of touching freed memory.
+TEST_F(BufferDestructor, KernelArgumentDoesNotKeepAReleasedBufferAlive) {
+  const char *source = "kernel void k(global int *p) { p[get_global_id(0)] = 1; }";
+  cl_int error = CL_SUCCESS;
+  cl_program program = clCreateProgramWithSource(context, 1, &source, nullptr, &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  ASSERT_EQ(clBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  cl_kernel kernel = clCreateKernel(program, "k", &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+
+  DestructionLog log;
+  DestructorTag tag{&log, 1};
+  cl_mem mem = rawBuffer(CL_MEM_READ_WRITE, 64);
+  ASSERT_EQ(clSetMemObjectDestructorCallback(mem, recordDestruction, &tag), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof mem, &mem), CL_SUCCESS);
+  ASSERT_EQ(clReleaseMemObject(mem), CL_SUCCESS);
+  EXPECT_TRUE(eventually([&] { return log.count() == 1; }))
+      << "the buffer was not deleted while only a kernel argument named it";
+
+  if (testingLanewise()) {
+    const size_t global = 4;
+    EXPECT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr,
+                                     nullptr),
+              CL_INVALID_KERNEL_ARGS);
+  }
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 TEST_F(BufferDestructor, NullCallbackIsInvalidValue) {
   Mem mem = buffer(CL_MEM_READ_WRITE, 64);
   EXPECT_EQ(clSetMemObjectDestructorCallback(mem.get(), nullptr, nullptr), CL_INVALID_VALUE);
