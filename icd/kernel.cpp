@@ -464,8 +464,12 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kern
     return CL_INVALID_CONTEXT;
   if (workDim < 1 || workDim > 3)
     return CL_INVALID_WORK_DIMENSION;
+  // OpenCL 3.0, clEnqueueNDRangeKernel: a NULL global_work_size, like a zero
+  // in any dimension, makes a command that succeeds trivially once its
+  // dependencies are met.
+  static constexpr size_t noWorkItems[3] = {0, 0, 0};
   if (!globalSize)
-    return CL_INVALID_GLOBAL_WORK_SIZE;
+    globalSize = noWorkItems;
   const _cl_device_id &device = *queue->device;
 
   runtime::NDRange range;

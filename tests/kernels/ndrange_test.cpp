@@ -183,6 +183,32 @@ TEST_F(NDRange, LocalSizeNullRunsEveryWorkItemOnce) {
   }
 }
 
+// OpenCL 3.0, clEnqueueNDRangeKernel: a NULL global_work_size, or a zero in
+// any dimension, is a command that succeeds and runs no work-item; its event
+// completes.
+TEST_F(NDRange, ZeroOrNullGlobalSizeRunsNothing) {
+  cl_mem H = buffer<cl_uint>(8);
+  cl_kernel k = kernel("ndrange", "count");
+  setArgs(k, H);
+  const size_t zero1[] = {0}, zero2[] = {4, 0}, zero3[] = {1, 1, 0};
+  const std::pair<cl_uint, const size_t *> cases[] = {
+      {1, nullptr}, {2, nullptr}, {3, nullptr}, {1, zero1}, {2, zero2}, {3, zero3}};
+  for (const auto &[dimensions, global] : cases) {
+    cl_event done = nullptr;
+    EXPECT_EQ(clEnqueueNDRangeKernel(queue, k, dimensions, nullptr, global, nullptr, 0, nullptr,
+                                     &done),
+              CL_SUCCESS)
+        << dimensions << " dimensions, " << (global ? "a zero size" : "NULL");
+    ASSERT_NE(done, nullptr);
+    EXPECT_EQ(clWaitForEvents(1, &done), CL_SUCCESS);
+    cl_int status = CL_QUEUED;
+    clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr);
+    EXPECT_EQ(status, CL_COMPLETE);
+    clReleaseEvent(done);
+  }
+  EXPECT_EQ(read<cl_uint>(H, 8), std::vector<cl_uint>(8, 0u));
+}
+
 TEST_F(NDRange, VectorAddOver16MWorkItems) {
   const size_t n = size_t(1) << 24;
   std::vector<cl_int> a(n), b(n);
