@@ -1008,6 +1008,8 @@ bool propagatesUndefined(const Module &module, const Instruction &instruction) {
   case spv::OpGenericCastToPtr:
   case spv::OpGenericCastToPtrExplicit:
   case spv::OpCopyObject:
+  case spv::OpCopyLogical:
+  case spv::OpVectorTimesScalar:
   case spv::OpExpectKHR:
   case spv::OpAny:
   case spv::OpAll:
@@ -2104,9 +2106,22 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
     return;
   }
   case spv::OpCopyObject:
+  // SPIR-V 1.4: between logically matching types, which differ only in
+  // decorations; their registers are alike.
+  case spv::OpCopyLogical:
   case spv::OpExpectKHR: // __builtin_expect: the value itself
     copyValue(operand(0), result());
     return;
+  case spv::OpVectorTimesScalar: {
+    // One FMul per component, the scalar operand read for each.
+    const Value &vector = operand(0), &scalar = operand(1);
+    const Value &r = result();
+    for (uint32_t c = 0; c < r.components; ++c)
+      emit(runtime::binaryHandler(runtime::BinaryOp::FMul, r.scalar,
+                                  Shape{r.varying, {vector.varying, scalar.varying}}),
+           componentOffset(r, c), {componentOffset(vector, c), scalar.offset}, 1);
+    return;
+  }
   case spv::OpAssumeTrueKHR: // __builtin_assume: a hint
     return;
 

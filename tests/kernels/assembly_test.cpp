@@ -412,5 +412,56 @@ TEST_F(AssemblyPointers, PtrEqualAndNotEqual) {
     EXPECT_EQ(out[i], i % 2 == 0 ? 1u : 2u) << "at " << i;
 }
 
+// ---- OpVectorTimesScalar, OpCopyLogical -------------------------------------
+
+class AssemblyVector : public KernelTest {};
+
+TEST_F(AssemblyVector, VectorTimesScalarVaryingAndUniformScalars) {
+  const size_t n = 70;
+  std::vector<cl_float> in4(4 * n), s(n);
+  std::vector<cl_double> ind(2 * n);
+  for (size_t k = 0; k < in4.size(); ++k)
+    in4[k] = 0.75f * float(k) - 40.0f;
+  for (size_t i = 0; i < n; ++i)
+    s[i] = float(i % 7) - 3.5f;
+  for (size_t k = 0; k < ind.size(); ++k)
+    ind[k] = 1.0 / double(k + 1) - 0.125;
+  const cl_float uniform = -2.25f;
+  const cl_double d = 3.0000000001;
+  cl_mem out4 = buffer<cl_float>(8 * n), outd = buffer<cl_double>(2 * n);
+  cl_kernel k = kernel("vector_logical_spv14", "vector_times_scalar");
+  setArgs(k, buffer(in4), buffer(s), uniform, out4, buffer(ind), d, outd);
+  run(k, {n});
+  const std::vector<cl_float> got4 = read<cl_float>(out4, 8 * n);
+  const std::vector<cl_double> gotd = read<cl_double>(outd, 2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t c = 0; c < 4; ++c) {
+      EXPECT_EQ(got4[8 * i + c], in4[4 * i + c] * s[i]) << i << "." << c;
+      EXPECT_EQ(got4[8 * i + 4 + c], in4[4 * i + c] * uniform) << i << "." << c;
+    }
+    for (size_t c = 0; c < 2; ++c)
+      EXPECT_EQ(gotd[2 * i + c], ind[2 * i + c] * d) << i << "." << c;
+  }
+}
+
+TEST_F(AssemblyVector, CopyLogicalBetweenMatchingStructs) {
+  struct Pair {
+    cl_uint u;
+    cl_float f;
+  };
+  std::vector<Pair> pairs(45);
+  for (size_t i = 0; i < pairs.size(); ++i)
+    pairs[i] = {cl_uint(i * 0x01010101u), float(i) / 3.0f};
+  cl_mem copies = buffer<Pair>(pairs.size());
+  cl_kernel k = kernel("vector_logical_spv14", "copy_logical");
+  setArgs(k, buffer(pairs), copies);
+  run(k, {pairs.size()});
+  const std::vector<Pair> got = read<Pair>(copies, pairs.size());
+  for (size_t i = 0; i < pairs.size(); ++i) {
+    EXPECT_EQ(got[i].u, pairs[i].u) << i;
+    EXPECT_EQ(got[i].f, pairs[i].f) << i;
+  }
+}
+
 } // namespace
 } // namespace lanewise::test
