@@ -82,7 +82,8 @@ cl_int parseContextProperties(const cl_context_properties *properties,
         return CL_INVALID_PLATFORM;
       break;
     case CL_CONTEXT_INTEROP_USER_SYNC:
-      if (seenInteropSync)
+      // A cl_bool: CL_TRUE or CL_FALSE, anything else an invalid value.
+      if (seenInteropSync || (p[1] != CL_TRUE && p[1] != CL_FALSE))
         return CL_INVALID_PROPERTY;
       seenInteropSync = true;
       break;

@@ -49,6 +49,37 @@ void chooseLocalSize(cl_uint dimensions, const size_t *global, size_t *local) {
   (void)dimensions;
 }
 
+// The OpenCL C attributes a kernel was declared with, as the source spells
+// them, separated by spaces (CL_KERNEL_ATTRIBUTES).
+std::string kernelAttributes(const spirv::EntryPoint &entryPoint) {
+  std::string text;
+  auto add = [&](const std::string &attribute) {
+    text += (text.empty() ? "" : " ") + attribute;
+  };
+  auto size = [](const std::array<uint32_t, 3> &s) {
+    return "(" + std::to_string(s[0]) + "," + std::to_string(s[1]) + "," + std::to_string(s[2]) +
+           ")";
+  };
+  if (entryPoint.localSize)
+    add("reqd_work_group_size" + size(*entryPoint.localSize));
+  if (entryPoint.localSizeHint)
+    add("work_group_size_hint" + size(*entryPoint.localSizeHint));
+  if (entryPoint.vecTypeHint) {
+    // SPIR-V, Execution Mode VecTypeHint: the low 16 bits name the element
+    // type (0-3: 8- to 64-bit integers, 4-6: 16- to 64-bit floats; SPIR-V
+    // keeps no sign, so integers read as unsigned), the high 16 bits the
+    // component count.
+    static const char *const elements[] = {"uchar", "ushort", "uint", "ulong",
+                                           "half",  "float",  "double"};
+    const uint32_t element = *entryPoint.vecTypeHint & 0xffff;
+    const uint32_t components = *entryPoint.vecTypeHint >> 16;
+    if (element < std::size(elements))
+      add(std::string("vec_type_hint(") + elements[element] +
+          (components > 1 ? std::to_string(components) : "") + ")");
+  }
+  return text;
+}
+
 } // namespace
 
 namespace lanewise::icd::api {
@@ -221,13 +252,12 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param, size_
     return result(static_cast<cl_context>(kernel->program->context.get()));
   case CL_KERNEL_PROGRAM:
     return result(static_cast<cl_program>(kernel->program.get()));
-  case CL_KERNEL_ATTRIBUTES: {
-    std::string attributes;
-    if (const auto &size3 = kernel->info->entryPoint->localSize)
-      attributes = "reqd_work_group_size(" + std::to_string((*size3)[0]) + "," +
-                   std::to_string((*size3)[1]) + "," + std::to_string((*size3)[2]) + ")";
-    return result.string(attributes);
-  }
+  case CL_KERNEL_ATTRIBUTES:
+    // OpenCL 3.0: empty for kernels not created from OpenCL C source with
+    // clCreateProgramWithSource.
+    return result.string(kernel->program->origin == _cl_program::Origin::Source
+                             ? kernelAttributes(*kernel->info->entryPoint)
+                             : std::string());
   default:
     return CL_INVALID_VALUE;
   }

@@ -159,6 +159,21 @@ TEST_F(Context, RepeatedPropertyIsInvalidProperty) {
   create(syncTwice, CL_INVALID_PROPERTY);
 }
 
+// CL_CONTEXT_INTEROP_USER_SYNC takes a cl_bool; another value is an
+// invalid property value (clCreateContext: CL_INVALID_PROPERTY; the CTS's
+// negative_create_context). PoCL 3.1 accepts any value.
+TEST_F(Context, InteropUserSyncOtherThanABoolIsInvalidProperty) {
+  const cl_context_properties notABool[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+  const cl_context_properties two[] = {CL_CONTEXT_INTEROP_USER_SYNC, 2, 0};
+  const cl_context_properties yes[] = {CL_CONTEXT_INTEROP_USER_SYNC, CL_TRUE, 0};
+  create(notABool, CL_INVALID_PROPERTY);
+  create(two, CL_INVALID_PROPERTY);
+  create(yes, CL_SUCCESS);
+  const cl_context_properties withPlatform[] = {CL_CONTEXT_PLATFORM, asProperty(platform),
+                                                CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+  fromType(withPlatform, CL_DEVICE_TYPE_ALL, CL_INVALID_PROPERTY);
+}
+
 TEST_F(Context, MissingDevicesAreInvalidValue) {
   // With CL_CONTEXT_PLATFORM the loader hands the call to the platform.
   const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, asProperty(platform), 0};

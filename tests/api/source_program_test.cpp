@@ -821,6 +821,64 @@ TEST_F(SourceProgram, RestrictPointersOfInlinedFunctionsBuild) {
   }
 }
 
+// CL_KERNEL_ATTRIBUTES: the attributes of the kernel's declaration as the
+// source spells them; empty for a kernel not created from source (OpenCL 3.0,
+// clGetKernelInfo).
+TEST_F(SourceProgram, KernelAttributesOfSourceKernels) {
+  const std::string text =
+      "__attribute__((reqd_work_group_size(4, 2, 1)))\n"
+      "kernel void sized(global int *p) { p[0] = 1; }\n"
+      "__attribute__((work_group_size_hint(8, 1, 1))) __attribute__((vec_type_hint(float4)))\n"
+      "kernel void hinted(global int *p) { p[0] = 2; }\n"
+      "__attribute__((vec_type_hint(uchar16)))\n"
+      "kernel void bytes(global int *p) { p[0] = 3; }\n"
+      "__attribute__((vec_type_hint(double)))\n"
+      "kernel void scalar(global int *p) { p[0] = 4; }\n"
+      "kernel void plain(global int *p) { p[0] = 5; }\n";
+  cl_program program = built(text, "");
+  ASSERT_NE(program, nullptr);
+  auto attributes = [&](cl_program from, const char *name) {
+    cl_int error = CL_SUCCESS;
+    cl_kernel kernel = clCreateKernel(from, name, &error);
+    EXPECT_EQ(error, CL_SUCCESS) << name;
+    if (!kernel)
+      return std::string("<no kernel>");
+    size_t size = 0;
+    EXPECT_EQ(clGetKernelInfo(kernel, CL_KERNEL_ATTRIBUTES, 0, nullptr, &size), CL_SUCCESS);
+    std::string value(size, '\0');
+    EXPECT_EQ(clGetKernelInfo(kernel, CL_KERNEL_ATTRIBUTES, size, value.data(), nullptr),
+              CL_SUCCESS);
+    clReleaseKernel(kernel);
+    value.resize(std::strlen(value.c_str()));
+    value.erase(std::remove(value.begin(), value.end(), ' '), value.end());
+    return value;
+  };
+  const std::string sized = attributes(program, "sized"), hinted = attributes(program, "hinted");
+  EXPECT_EQ(sized, "reqd_work_group_size(4,2,1)");
+  EXPECT_TRUE(contains(hinted, "work_group_size_hint(8,1,1)")) << hinted;
+  EXPECT_TRUE(contains(hinted, "vec_type_hint(float4)")) << hinted;
+  EXPECT_EQ(attributes(program, "bytes"), "vec_type_hint(uchar16)");
+  EXPECT_EQ(attributes(program, "scalar"), "vec_type_hint(double)");
+  EXPECT_EQ(attributes(program, "plain"), "");
+
+  if (testingLanewise()) { // Lanewise's program binary is SPIR-V: build it as IL
+    size_t binarySize = 0;
+    ASSERT_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof binarySize, &binarySize,
+                               nullptr),
+              CL_SUCCESS);
+    std::vector<unsigned char> binary(binarySize);
+    unsigned char *pointer = binary.data();
+    ASSERT_EQ(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof pointer, &pointer, nullptr),
+              CL_SUCCESS);
+    cl_int error = CL_SUCCESS;
+    cl_program il = adopt(clCreateProgramWithIL(context, binary.data(), binary.size(), &error));
+    ASSERT_EQ(error, CL_SUCCESS);
+    ASSERT_EQ(build(il, ""), CL_SUCCESS);
+    EXPECT_EQ(attributes(il, "sized"), "");
+    EXPECT_EQ(attributes(il, "hinted"), "");
+  }
+}
+
 // -cl-std selects __OPENCL_C_VERSION__; without it, the highest OpenCL C 1.x
 // the device supports is used (5.8.6.5).
 TEST_F(SourceProgram, ClStdSelectsTheLanguageVersion) {
