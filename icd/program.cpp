@@ -207,6 +207,37 @@ std::vector<std::byte> programBinary(_cl_program &program) {
   return {bytes, bytes + noted.size() * 4};
 }
 
+// clCompileProgram of a program created from IL (OpenCL 3.0, 5.8.5): the
+// module becomes a compiled object, whose imports another object may define
+// at link time; headers are ignored.
+cl_int compileIL(_cl_program &program, const std::string &options,
+                 void(CL_CALLBACK *notify)(cl_program, void *), void *userData) {
+  cl_int result = CL_SUCCESS;
+  {
+    std::lock_guard lock(program.mutex);
+    program.buildOptions = options;
+    program.buildLog.clear();
+    program.executable.reset();
+    if (std::string unknown = unknownBuildOption(options); !unknown.empty()) {
+      program.buildLog = "error: unknown compiler option '" + unknown + "'\n";
+      result = CL_INVALID_COMPILER_OPTIONS;
+    } else {
+      program.loaded.reset();
+      program.loadLog.clear();
+      if (loadIL(program, true) != CL_SUCCESS || !program.loaded) {
+        program.buildLog = program.loadLog;
+        result = CL_COMPILE_PROGRAM_FAILURE;
+      }
+    }
+    program.buildStatus = result == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    program.binaryType =
+        result == CL_SUCCESS ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT : CL_PROGRAM_BINARY_TYPE_NONE;
+  }
+  if (notify)
+    notify(&program, userData);
+  return result;
+}
+
 cl_int checkDevices(cl_program program, cl_uint numDevices, const cl_device_id *devices) {
   if ((numDevices == 0) != (devices == nullptr))
     return CL_INVALID_VALUE;
@@ -417,10 +448,12 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint numDevices,
     return CL_INVALID_VALUE;
   if ((numHeaders == 0) != (headers == nullptr) || (numHeaders == 0) != (headerNames == nullptr))
     return CL_INVALID_VALUE;
-  if (program->origin != _cl_program::Origin::Source)
+  if (program->origin == _cl_program::Origin::Binary)
     return CL_INVALID_OPERATION;
   if (program->attachedKernels > 0)
     return CL_INVALID_OPERATION;
+  if (program->origin == _cl_program::Origin::IL)
+    return compileIL(*program, options ? options : "", notify, userData);
   std::vector<std::pair<std::string, std::string>> embedded;
   for (cl_uint i = 0; i < numHeaders; ++i) {
     if (!isValid(headers[i]) || !headerNames[i])

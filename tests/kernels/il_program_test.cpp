@@ -177,5 +177,55 @@ TEST_F(IlProgram, SpecializationConstantsReachTheKernel) {
   }
 }
 
+// clCompileProgram and clLinkProgram of programs created from IL (OpenCL
+// 3.0, 5.8.5 and 5.8.7): a module importing a function compiles to an object,
+// links with the object that exports it, and runs; built alone it fails,
+// naming the import.
+TEST_F(IlProgram, CompileAndLinkModulesFromIL) {
+  auto create = [&](const char *name) {
+    const std::vector<char> il = readSpirv(name);
+    cl_int error = CL_SUCCESS;
+    cl_program program = clCreateProgramWithIL(context, il.data(), il.size(), &error);
+    EXPECT_EQ(error, CL_SUCCESS) << name;
+    return program;
+  };
+  cl_program alone = create("linkage_import");
+  ASSERT_NE(alone, nullptr);
+  EXPECT_EQ(clBuildProgram(alone, 1, &device, "", nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
+  EXPECT_NE(buildLog(alone, device).find("'scale' is imported"), std::string::npos)
+      << buildLog(alone, device);
+  clReleaseProgram(alone);
+
+  cl_program objects[] = {create("linkage_import"), create("linkage_export")};
+  for (cl_program object : objects) {
+    ASSERT_NE(object, nullptr);
+    ASSERT_EQ(clCompileProgram(object, 1, &device, "", 0, nullptr, nullptr, nullptr, nullptr),
+              CL_SUCCESS)
+        << buildLog(object, device);
+    cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
+    clGetProgramBuildInfo(object, device, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr);
+    EXPECT_EQ(type, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  }
+  cl_int error = CL_SUCCESS;
+  cl_program linked =
+      clLinkProgram(context, 1, &device, "", 2, objects, nullptr, nullptr, &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  cl_kernel k = clCreateKernel(linked, "apply_scale", &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  std::vector<cl_uint> in(50);
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = cl_uint(i * i);
+  cl_mem out = buffer<cl_uint>(in.size());
+  setArgs(k, buffer(in), out);
+  run(k, {in.size()});
+  const std::vector<cl_uint> got = read<cl_uint>(out, in.size());
+  for (size_t i = 0; i < in.size(); ++i)
+    EXPECT_EQ(got[i], 3 * in[i] + 1) << i;
+  clReleaseKernel(k);
+  clReleaseProgram(linked);
+  for (cl_program object : objects)
+    clReleaseProgram(object);
+}
+
 } // namespace
 } // namespace lanewise::test
