@@ -322,8 +322,17 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
     extensions += ",+__opencl_c_images,+__opencl_c_read_write_images";
   result.clang.insert(result.clang.begin(), {"-cl-std=" + standard, extensions, optimisation});
   if (imageWorkaround)
-    result.clang.insert(result.clang.end(),
-                        {"-U__opencl_c_images", "-U__opencl_c_read_write_images"});
+    result.undefine.push_back("__opencl_c_images");
+  // clang-14's opencl-c-base.h defines these OpenCL C 3.0 feature macros for
+  // every SPIR target, whatever -cl-ext says; a feature the device does not
+  // report is undefined after the header.
+  if (standard == "CL3.0")
+    for (const char *feature :
+         {"__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
+          "__opencl_c_atomic_scope_all_devices", "__opencl_c_read_write_images"})
+      if (std::find(target.extensions.begin(), target.extensions.end(), feature) ==
+          target.extensions.end())
+        result.undefine.push_back(feature);
   for (const std::string &macro : target.macros) {
     result.clang.push_back("-D");
     result.clang.push_back(macro);
@@ -366,6 +375,8 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
   key.add(toolchain->identity);
   for (const std::string &argument : translated.clang)
     key.add(argument);
+  for (const std::string &macro : translated.undefine)
+    key.add("-U" + macro);
   key.add(request.source);
   for (const auto &[name, text] : request.headers) {
     key.add(name);
@@ -407,14 +418,23 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
   } cleanup{work};
 
   const fs::path source = work / "program.cl", bitcode = work / "program.bc",
-                 spirvFile = work / "program.spv";
+                 spirvFile = work / "program.spv", undefines = work / "undefine.h";
   {
     std::ofstream file(source, std::ios::binary);
     file << request.source;
   }
+  if (!translated.undefine.empty()) {
+    std::ofstream file(undefines, std::ios::binary);
+    for (const std::string &macro : translated.undefine)
+      file << "#undef " << macro << "\n";
+  }
   std::vector<std::string> clang = {toolchain->clang, "-cc1", "-triple", "spir64",
                                     "-emit-llvm-bc", "-finclude-default-header"};
   clang.insert(clang.end(), translated.clang.begin(), translated.clang.end());
+  // Read after the default header, which -finclude-default-header includes
+  // first.
+  if (!translated.undefine.empty())
+    clang.insert(clang.end(), {"-include", undefines.string()});
   if (!request.headers.empty()) {
     const fs::path include = work / "include";
     for (const auto &[headerName, text] : request.headers) {

@@ -63,6 +63,9 @@ struct TranslatedOptions {
   std::string unknown;
   std::string unsupportedStandard; // a -cl-std the device does not offer
   bool debugInfo = false;
+  // Feature macros the default header defines but the device does not
+  // offer: #undef after the header.
+  std::vector<std::string> undefine;
   // -lanewise-check[=LIST]: the checked mode for this program (runtime/check.h).
   runtime::CheckSet checks;
 };

@@ -879,6 +879,39 @@ TEST_F(SourceProgram, KernelAttributesOfSourceKernels) {
   }
 }
 
+// OpenCL C 3.0, 6.2.1: a feature macro is defined exactly when the device
+// reports the feature (CL_DEVICE_OPENCL_C_FEATURES); the CTS's
+// features_macro. clang-14's header defines some for every SPIR target.
+TEST_F(SourceProgram, FeatureMacrosFollowTheDeviceFeatures) {
+  const char *const features[] = {
+      "__opencl_c_atomic_order_acq_rel",     "__opencl_c_atomic_order_seq_cst",
+      "__opencl_c_atomic_scope_device",      "__opencl_c_atomic_scope_all_devices",
+      "__opencl_c_read_write_images",        "__opencl_c_images",
+      "__opencl_c_generic_address_space",    "__opencl_c_subgroups",
+      "__opencl_c_program_scope_global_variables", "__opencl_c_fp64",
+      "__opencl_c_int64",                    "__opencl_c_pipes",
+      "__opencl_c_device_enqueue"};
+  size_t size = 0;
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size), CL_SUCCESS);
+  std::vector<cl_name_version> reported(size / sizeof(cl_name_version));
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, size, reported.data(), nullptr),
+            CL_SUCCESS);
+  std::string text = "kernel void k(global int *out) {\n";
+  for (size_t i = 0; i < std::size(features); ++i)
+    text += std::string("#ifdef ") + features[i] + "\n  out[" + std::to_string(i) +
+            "] = 1;\n#else\n  out[" + std::to_string(i) + "] = 0;\n#endif\n";
+  text += "}\n";
+  const std::vector<int32_t> got =
+      run<int32_t>(built(text, "-cl-std=CL3.0"), "k", std::size(features));
+  ASSERT_EQ(got.size(), std::size(features));
+  for (size_t i = 0; i < std::size(features); ++i) {
+    bool offered = false;
+    for (const cl_name_version &feature : reported)
+      offered |= std::string(feature.name) == features[i];
+    EXPECT_EQ(got[i], offered ? 1 : 0) << features[i];
+  }
+}
+
 // -cl-std selects __OPENCL_C_VERSION__; without it, the highest OpenCL C 1.x
 // the device supports is used (5.8.6.5).
 TEST_F(SourceProgram, ClStdSelectsTheLanguageVersion) {
