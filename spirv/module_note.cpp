@@ -10,8 +10,9 @@ namespace {
 
 constexpr size_t headerWords = 5;
 
-// Instructions that come before OpModuleProcessed's place in the logical
-// layout (SPIR-V 1.4, 2.4), or beside it.
+// Instructions that come before OpSourceExtension's place in the logical
+// layout (SPIR-V 1.0, 2.4: the debug instructions without names), or beside
+// it.
 bool precedesNotes(uint32_t opcode) {
   switch (opcode) {
   case spv::OpCapability:
@@ -25,9 +26,6 @@ bool precedesNotes(uint32_t opcode) {
   case spv::OpSourceExtension:
   case spv::OpSource:
   case spv::OpSourceContinued:
-  case spv::OpName:
-  case spv::OpMemberName:
-  case spv::OpModuleProcessed:
     return true;
   default:
     return false;
@@ -43,7 +41,7 @@ std::vector<uint32_t> withModuleNote(std::span<const uint32_t> words, std::strin
   at = std::min(at, words.size());
   std::vector<uint32_t> text = encodeLiteralString(note);
   std::vector<uint32_t> out(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(at));
-  out.push_back(static_cast<uint32_t>((text.size() + 1) << 16) | spv::OpModuleProcessed);
+  out.push_back(static_cast<uint32_t>((text.size() + 1) << 16) | spv::OpSourceExtension);
   out.insert(out.end(), text.begin(), text.end());
   out.insert(out.end(), words.begin() + static_cast<std::ptrdiff_t>(at), words.end());
   return out;
@@ -52,9 +50,12 @@ std::vector<uint32_t> withModuleNote(std::span<const uint32_t> words, std::strin
 bool hasModuleNote(std::span<const uint32_t> words, std::string_view note) {
   for (size_t at = headerWords; at < words.size();) {
     const uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
-    if (count == 0 || at + count > words.size() || !precedesNotes(opcode))
+    // Earlier versions noted in OpModuleProcessed, after the names.
+    if (count == 0 || at + count > words.size() ||
+        !(precedesNotes(opcode) || opcode == spv::OpName || opcode == spv::OpMemberName ||
+          opcode == spv::OpModuleProcessed))
       return false;
-    if (opcode == spv::OpModuleProcessed &&
+    if ((opcode == spv::OpSourceExtension || opcode == spv::OpModuleProcessed) &&
         decodeLiteralString(words.subspan(at + 1, count - 1)) == note)
       return true;
     at += count;

@@ -1,7 +1,7 @@
-// Notes that Lanewise keeps inside a SPIR-V binary (OpModuleProcessed, a
-// debug instruction with no effect on the module): what a program binary is
-// (a compiled object, a library), so that clCreateProgramWithBinary can
-// restore CL_PROGRAM_BINARY_TYPE.
+// Notes that Lanewise keeps inside a SPIR-V binary (OpSourceExtension, a
+// debug instruction of every SPIR-V version, with no effect on the module):
+// what a program binary is (a compiled object, a library), so that
+// clCreateProgramWithBinary can restore CL_PROGRAM_BINARY_TYPE.
 #pragma once
 
 #include <cstdint>
@@ -11,9 +11,9 @@
 
 namespace lanewise::spirv {
 
-// `words` with an OpModuleProcessed `note` in the debug section.
+// `words` with an OpSourceExtension `note` in the debug section.
 std::vector<uint32_t> withModuleNote(std::span<const uint32_t> words, std::string_view note);
-// Whether `words` carry the OpModuleProcessed `note`.
+// Whether `words` carry the `note`.
 bool hasModuleNote(std::span<const uint32_t> words, std::string_view note);
 
 } // namespace lanewise::spirv

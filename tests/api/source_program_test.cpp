@@ -1704,6 +1704,19 @@ TEST_F(ProgramBinary, CompiledObjectAndLibraryBinariesKeepTheirType) {
   cl_program linked = link({libraryCopy, objectCopy}, "", error);
   ASSERT_EQ(error, CL_SUCCESS) << (linked ? buildLog(linked, device) : "");
   EXPECT_EQ(run<int32_t>(linked, "standalone", 4), standaloneExpected(4));
+
+  // An object that imports a function (a SPIR-V 1.0 module, whose note must
+  // be valid SPIR-V 1.0: the CTS's execute_after_serialize_reload_object).
+  cl_program user = source(kUserSource);
+  ASSERT_NE(user, nullptr);
+  ASSERT_EQ(compile(user, ""), CL_SUCCESS) << buildLog(user, device);
+  cl_program userCopy = reload(user);
+  ASSERT_NE(userCopy, nullptr);
+  EXPECT_EQ(binaryType(userCopy, device),
+            cl_program_binary_type{CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT});
+  cl_program withHelper = link({userCopy, libraryCopy}, "", error);
+  ASSERT_EQ(error, CL_SUCCESS) << (withHelper ? buildLog(withHelper, device) : "");
+  EXPECT_EQ(run<int32_t>(withHelper, "use_helper", 3), (std::vector<int32_t>{101, 104, 107}));
 }
 
 // ---------------------------------------------------------------------------
