@@ -69,16 +69,36 @@ template <std::uint32_t Bytes> void shuffle(const Instruction &in, ExecutionStat
 
 enum class Scan : std::uint8_t { Reduce, Inclusive, Exclusive, Clustered };
 
+// The cluster size of a clustered reduction in the sub-group at `base`: the
+// immediate's, or (flag 2) the register operand[1]'s, read at the sub-group's
+// first active lane (flag 4: varying), `bytes` wide. SPIR-V makes it a
+// constant power of two; clang -O2 turns the constants of a switch's cases
+// into a phi, so it may arrive in a register. Other values are rounded down
+// to a power of two, at least 1.
+std::uint32_t clusterSize(const Instruction &in, const ExecutionState &s, std::uint32_t base,
+                          std::uint32_t size) {
+  std::uint64_t cluster = in.immediate >> 24;
+  if (in.immediate & 2) {
+    const std::uint32_t bytes = (in.immediate >> 8) & 0xff;
+    std::uint32_t lane = base;
+    while (lane < base + size && !s.isActive(lane))
+      ++lane;
+    const std::byte *values = s.reg<const std::byte>(in.operand[1]);
+    cluster = readUnsigned(values + ((in.immediate & 4) ? lane * bytes : 0), bytes);
+  }
+  return static_cast<std::uint32_t>(std::bit_floor(std::clamp<std::uint64_t>(cluster, 1, 1u << 31)));
+}
+
 // Reductions and scans over the active lanes of each sub-group, in lane
-// order. immediate: 1 input varying | cluster size << 8.
+// order. immediate: 1 input varying | 2 cluster size in operand[1] | 4 that
+// register varying | its bytes << 8 | a constant cluster size << 24.
 template <typename T, GroupArithmetic Op, Scan Kind>
 void arithmetic(const Instruction &in, ExecutionState &s) {
   const T *input = s.reg<const T>(in.operand[0]);
   T *out = s.reg<T>(in.result);
   const bool varying = in.immediate & 1;
-  const std::uint32_t cluster = static_cast<std::uint32_t>(in.immediate >> 8);
   forEachSubgroup(s, [&](std::uint32_t base, std::uint32_t size) {
-    const std::uint32_t step = Kind == Scan::Clustered ? std::max(1u, cluster) : size;
+    const std::uint32_t step = Kind == Scan::Clustered ? clusterSize(in, s, base, size) : size;
     for (std::uint32_t first = 0; first < size; first += step) {
       const std::uint32_t last = std::min(size, first + step);
       T total = builtins::identity<Op, T>();

@@ -2446,17 +2446,25 @@ void KernelLowering::lowerSubgroup(const Instruction &instruction) {
     const Value &r = values_.at(instruction.result);
     if (r.components != 1)
       fail(instruction, "sub-group reductions of vectors are not supported");
-    uint64_t cluster = 0;
+    uint64_t flags = input.varying ? 1 : 0;
+    uint32_t clusterRegister = 0;
     if (scan == spv::GroupOperationClusteredReduce) {
-      const auto size = module_.constantValue(instruction.idOperand(3));
-      if (!size)
-        fail(instruction, "the cluster size must be a constant");
-      cluster = *size;
+      // A constant is an immediate; a spec constant, or a value (clang -O2
+      // merges the constants of a switch's cases into a phi), a register.
+      const uint32_t id = instruction.idOperand(3);
+      const Constant *constant = module_.constant(id);
+      if (constant && constant->kind == Constant::Kind::Scalar && !constant->isSpec) {
+        flags |= std::min<uint64_t>(constant->bits, 1u << 20) << 24;
+      } else {
+        const Value &size = operand(3);
+        clusterRegister = size.offset;
+        flags |= 2 | (size.varying ? 4 : 0) | (uint64_t(size.elementBytes()) << 8);
+      }
     } else if (scan > spv::GroupOperationExclusiveScan) {
       fail(instruction, "group operation " + std::to_string(scan) + " is not supported");
     }
-    emit(runtime::subgroupArithmeticHandler(kind, input.scalar, scan), r.offset, {input.offset},
-         1, 0, (input.varying ? 1 : 0) | (cluster << 8));
+    emit(runtime::subgroupArithmeticHandler(kind, input.scalar, scan), r.offset,
+         {input.offset, clusterRegister}, 1, 0, flags);
   };
   auto vote = [&](uint32_t kind, const Value *input) {
     const Value &r = values_.at(instruction.result);

@@ -5,6 +5,8 @@
 #include "harness.h"
 
 #include <bit>
+#include <fstream>
+#include <iterator>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -461,6 +463,56 @@ TEST_F(AssemblyVector, CopyLogicalBetweenMatchingStructs) {
     EXPECT_EQ(got[i].u, pairs[i].u) << i;
     EXPECT_EQ(got[i].f, pairs[i].f) << i;
   }
+}
+
+// ---- Clustered reductions: cluster sizes of every constant form ------------
+
+class AssemblyClusterSizes : public KernelTest {
+protected:
+  // Runs `name` over 40 work-items in work-groups of 20 (full and partial
+  // sub-groups) and checks the clustered sum for `cluster`.
+  void check(cl_kernel k, const char *name, cl_uint cluster) {
+    const size_t n = 40, local = 20;
+    std::vector<cl_uint> in(n);
+    for (size_t i = 0; i < n; ++i)
+      in[i] = cl_uint(i * i % 17 + 1);
+    cl_mem out = buffer<cl_uint>(n), where = buffer<cl_uint>(2 * n);
+    setArgs(k, buffer(in), out, where);
+    run(k, {n}, {local});
+    const std::vector<cl_uint> got = read<cl_uint>(out, n), ids = read<cl_uint>(where, 2 * n);
+    for (size_t i = 0; i < n; ++i) {
+      cl_uint want = 0;
+      for (size_t j = 0; j < n; ++j)
+        if (ids[2 * j] == ids[2 * i] && ids[2 * j + 1] / cluster == ids[2 * i + 1] / cluster)
+          want += in[j];
+      EXPECT_EQ(got[i], want) << name << ", cluster size " << cluster << ", work-item " << i;
+    }
+  }
+};
+
+TEST_F(AssemblyClusterSizes, ConstantsOfOtherWidths) {
+  check(kernel("cluster_sizes_spv14", "cluster_size_ulong"), "64-bit constant", 4);
+  check(kernel("cluster_sizes_spv14", "cluster_size_ushort"), "16-bit constant", 2);
+}
+
+TEST_F(AssemblyClusterSizes, SpecializationConstant) {
+  check(kernel("cluster_sizes_spv14", "cluster_size_spec"), "default", 8);
+  // clSetProgramSpecializationConstant before the build.
+  std::ifstream file(std::string(LANEWISE_KERNEL_DIR) + "/cluster_sizes_spv14.spv",
+                     std::ios::binary);
+  const std::vector<char> il{std::istreambuf_iterator<char>(file),
+                             std::istreambuf_iterator<char>()};
+  cl_int error = CL_SUCCESS;
+  cl_program program = clCreateProgramWithIL(context, il.data(), il.size(), &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  const cl_uint two = 2;
+  ASSERT_EQ(clSetProgramSpecializationConstant(program, 7, sizeof two, &two), CL_SUCCESS);
+  ASSERT_EQ(clBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  cl_kernel k = clCreateKernel(program, "cluster_size_spec", &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  check(k, "specialized", 2);
+  clReleaseKernel(k);
+  clReleaseProgram(program);
 }
 
 } // namespace

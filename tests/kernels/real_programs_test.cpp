@@ -186,6 +186,30 @@ TEST_P(RealPrograms, PrivateStructReadAsUlong) {
     EXPECT_EQ(got[i], cl_ulong(in[2 * i]) | cl_ulong(in[2 * i + 1]) << 32) << i;
 }
 
+TEST_P(RealPrograms, ClusteredReductionWithTheClusterSizeInASwitch) {
+  const size_t n = 72, local = 24; // sub-groups of the work-group: full and partial
+  std::vector<cl_int> in(n);
+  for (size_t i = 0; i < n; ++i)
+    in[i] = cl_int(i * 7 % 23) - 5;
+  cl_kernel k = load("clustered_reduce_switch");
+  for (cl_uint cluster : {1u, 2u, 4u, 8u, 16u}) {
+    cl_mem out = buffer<cl_int>(n), where = buffer<cl_uint>(2 * n);
+    setArgs(k, buffer(in), out, where, cluster);
+    run(k, {n}, {local});
+    const std::vector<cl_int> got = read<cl_int>(out, n);
+    const std::vector<cl_uint> ids = read<cl_uint>(where, 2 * n);
+    // OpenCL C 3.0, cl_khr_subgroup_clustered_reduce: the sum over the
+    // work-items of the sub-group whose local ids share id / cluster_size.
+    for (size_t i = 0; i < n; ++i) {
+      cl_int want = 0;
+      for (size_t j = 0; j < n; ++j)
+        if (ids[2 * j] == ids[2 * i] && ids[2 * j + 1] / cluster == ids[2 * i + 1] / cluster)
+          want += in[j];
+      EXPECT_EQ(got[i], want) << "cluster size " << cluster << ", work-item " << i;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Builds, RealPrograms, ::testing::Values("", "-O0"),
                          [](const auto &info) {
                            return std::string(info.param[0] ? "O0" : "O2");

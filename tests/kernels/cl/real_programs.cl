@@ -132,3 +132,23 @@ kernel void struct_as_ulong(global const uint *in, global ulong *out) {
   } s = {in[2 * i], in[2 * i + 1]};
   out[i] = *(ulong *)&s;
 }
+
+// The CTS's form of a clustered reduction: a constant cluster size in each
+// case of a switch on a kernel argument. clang -O2 merges the cases into one
+// call whose cluster size is the argument itself.
+kernel void clustered_reduce_switch(global const int *in, global int *out, global uint *where,
+                                    uint cluster_size) {
+  const size_t gid = get_global_id(0);
+  const int v = in[gid];
+  int r = -1;
+  switch (cluster_size) {
+  case 1: r = sub_group_clustered_reduce_add(v, 1); break;
+  case 2: r = sub_group_clustered_reduce_add(v, 2); break;
+  case 4: r = sub_group_clustered_reduce_add(v, 4); break;
+  case 8: r = sub_group_clustered_reduce_add(v, 8); break;
+  case 16: r = sub_group_clustered_reduce_add(v, 16); break;
+  }
+  out[gid] = r;
+  where[2 * gid] = get_group_id(0) * 1000 + get_sub_group_id();
+  where[2 * gid + 1] = get_sub_group_local_id();
+}
