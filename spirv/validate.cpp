@@ -67,6 +67,10 @@ std::vector<std::string> spirvToolsProblems(const Module &module,
   // Friendly names cost time quadratic in repeated names (every kernel has
   // an "a" and a "call"); diagnostics name ids and Lanewise adds the rest.
   options.SetFriendlyNames(false);
+  // SPIR-V's 255 function parameters is a minimum limit ("Universal Limits"),
+  // which a kernel of CL_DEVICE_MAX_PARAMETER_SIZE (4096) bytes of char
+  // arguments exceeds: Lanewise takes as many as an instruction can name.
+  options.SetUniversalLimit(spv_validator_limit_max_function_args, 65535);
   if (!tools.Validate(module.words.data(), module.words.size(), options) && problems.empty())
     problems.push_back("SPIR-V validation failed");
   return problems;

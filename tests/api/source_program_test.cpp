@@ -912,6 +912,41 @@ TEST_F(SourceProgram, FeatureMacrosFollowTheDeviceFeatures) {
   }
 }
 
+// A kernel may take CL_DEVICE_MAX_PARAMETER_SIZE bytes of arguments, more
+// than SPIR-V's minimum limit of 255 function parameters (the CTS's
+// min_max_parameter_size).
+TEST_F(SourceProgram, KernelWithMoreThan255Arguments) {
+  constexpr int count = 600;
+  std::string text = "kernel void many(";
+  for (int i = 0; i < count; ++i)
+    text += "char a" + std::to_string(i) + ", ";
+  text += "global int *out) {\n  int sum = 0;\n";
+  for (int i = 0; i < count; ++i)
+    text += "  sum += a" + std::to_string(i) + " * " + std::to_string(i % 7 + 1) + ";\n";
+  text += "  out[get_global_id(0)] = sum;\n}\n";
+  cl_program program = built(text, "");
+  ASSERT_NE(program, nullptr);
+  cl_int error = CL_SUCCESS;
+  cl_kernel kernel = clCreateKernel(program, "many", &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  kernels_.push_back(kernel);
+  int want = 0;
+  for (cl_uint i = 0; i < count; ++i) {
+    const cl_char value = cl_char(int(i % 41) - 20);
+    want += value * int(i % 7 + 1);
+    ASSERT_EQ(clSetKernelArg(kernel, i, 1, &value), CL_SUCCESS) << i;
+  }
+  std::vector<cl_int> result(4, 0);
+  cl_mem out = buffer(result);
+  ASSERT_EQ(clSetKernelArg(kernel, count, sizeof out, &out), CL_SUCCESS);
+  const size_t global = 4;
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, 16, result.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(result, std::vector<cl_int>(4, want));
+}
+
 // -cl-std selects __OPENCL_C_VERSION__; without it, the highest OpenCL C 1.x
 // the device supports is used (5.8.6.5).
 TEST_F(SourceProgram, ClStdSelectsTheLanguageVersion) {
