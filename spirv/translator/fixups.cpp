@@ -1,6 +1,7 @@
 #include "fixups.h"
 
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -34,12 +35,41 @@ size_t replaceFreeze(llvm::Module &module) {
   return freezes.size();
 }
 
+// clang-14 -O2 narrows a switch's selector to the bits its cases need
+// (`switch i4`, from `(x >> k) & 15`). llvm-spirv-14 aborts on some such
+// switches (SPIRVSwitch::validate: "BB->isBasicBlock() || BB->isForward()").
+// The selector is zero-extended to the next standard width and every case
+// value with it: distinct values stay distinct, so the same case is taken.
+size_t widenSwitchSelectors(llvm::Module &module) {
+  size_t count = 0;
+  for (llvm::Function &function : module)
+    for (llvm::BasicBlock &block : function) {
+      auto *sw = llvm::dyn_cast<llvm::SwitchInst>(block.getTerminator());
+      if (!sw)
+        continue;
+      const unsigned width = sw->getCondition()->getType()->getIntegerBitWidth();
+      if (width == 8 || width == 16 || width == 32 || width == 64 || width > 64)
+        continue;
+      const unsigned wide = width < 8 ? 8 : width < 16 ? 16 : width < 32 ? 32 : 64;
+      llvm::IRBuilder<> builder(sw);
+      llvm::IntegerType *type = builder.getIntNTy(wide);
+      sw->setCondition(builder.CreateZExt(sw->getCondition(), type));
+      for (auto &branch : sw->cases())
+        branch.setValue(llvm::ConstantInt::get(type->getContext(),
+                                               branch.getCaseValue()->getValue().zext(wide)));
+      ++count;
+    }
+  return count;
+}
+
 } // namespace
 
 std::vector<std::string> fixUp(llvm::Module &module) {
   std::vector<std::string> notes;
   if (const size_t count = replaceFreeze(module))
     notes.push_back("replaced " + std::to_string(count) + " freeze instructions by their operands");
+  if (const size_t count = widenSwitchSelectors(module))
+    notes.push_back("widened the selectors of " + std::to_string(count) + " switches");
   return notes;
 }
 

@@ -783,6 +783,75 @@ TEST_F(SourceProgram, ProgramsWithFreezeBuildAndRun) {
   }
 }
 
+// clang-14 -O2 narrows this switch's selector to an i4, and llvm-spirv-14
+// aborts on it (the CTS's ifp_core kernel has the same shape); the driver's
+// translator widens the selector.
+TEST_F(SourceProgram, ProgramsWithNarrowSwitchSelectorsBuildAndRun) {
+  const std::string text =
+      "kernel void run_program(global const int *code, global int *out) {\n"
+      "  const int lid = (int)get_global_id(0);\n"
+      "  const global int *pc = code + lid * 8;\n"
+      "  int acc = 0;\n"
+      "  bool run = true;\n"
+      "  while (run) {\n"
+      "    int inst = *pc++;\n"
+      "    int op = inst & 0xf;\n"
+      "    int val = (inst >> 12) & 0x7ffff;\n"
+      "    switch (op) {\n"
+      "    case 1:\n"
+      "      if (lid & 1)\n"
+      "        acc += val;\n"
+      "      break;\n"
+      "    case 2:\n"
+      "      if (val > 0) {\n"
+      "        while (acc < val)\n"
+      "          acc += 3;\n"
+      "      }\n"
+      "      break;\n"
+      "    case 3:\n"
+      "      for (int i = 0; i < val; ++i)\n"
+      "        acc ^= i;\n"
+      "      break;\n"
+      "    case 0:\n"
+      "      run = false;\n"
+      "      break;\n"
+      "    }\n"
+      "  }\n"
+      "  out[lid] = acc;\n"
+      "}\n"
+      ;
+  const size_t n = 32;
+  std::vector<int32_t> code(8 * n);
+  uint32_t state = 12345;
+  auto next = [&] { return state = state * 1103515245u + 12345u; };
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t k = 0; k < 7; ++k)
+      code[8 * i + k] = int32_t(((next() >> 8) % 40) << 12 | (1 + (next() >> 16) % 3));
+    code[8 * i + size_t(next() >> 10) % 8] = 0; // an end, at the latest the last
+    code[8 * i + 7] = 0;
+  }
+  std::vector<int32_t> expected(n);
+  for (size_t i = 0; i < n; ++i) {
+    int acc = 0;
+    for (size_t k = 0;; ++k) {
+      const int inst = code[8 * i + k], op = inst & 0xf, val = (inst >> 12) & 0x7ffff;
+      if (op == 0)
+        break;
+      if (op == 1 && (i & 1))
+        acc += val;
+      if (op == 2 && val > 0)
+        while (acc < val)
+          acc += 3;
+      if (op == 3)
+        for (int j = 0; j < val; ++j)
+          acc ^= j;
+    }
+    expected[i] = acc;
+  }
+  for (const char *options : {"", "-cl-opt-disable"})
+    EXPECT_EQ(run<int32_t>(built(text, options), "run_program", n, {code}), expected) << options;
+}
+
 // restrict pointers of an inlined function: llvm-spirv writes alias scopes
 // only when asked for SPV_INTEL_memory_access_aliasing, which the driver
 // does not ask for; either way the program builds and runs.
