@@ -92,6 +92,13 @@ struct MaskOps {
         return false;
     return true;
   }
+  // The lowest lane of a non-empty mask.
+  std::uint32_t firstSet(const std::uint64_t *m) const {
+    for (std::uint32_t k = 0; k < words; ++k)
+      if (m[k])
+        return k * 64 + static_cast<std::uint32_t>(std::countr_zero(m[k]));
+    return 0;
+  }
   bool equal(const std::uint64_t *a, const std::uint64_t *b) const {
     for (std::uint32_t k = 0; k < words; ++k)
       if (a[k] != b[k])
@@ -147,7 +154,7 @@ void releaseBarrier(const ExecutionState &s, LaneControl &control) {
   std::fill_n(control.atBarrier, maskWords(s.width), 0);
 }
 
-WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control) {
+WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control, bool mayYield) {
   const std::uint32_t n = s.laneCount;
   const std::uint32_t words = maskWords(s.width);
   const std::uint32_t blockWords = maskWords(static_cast<std::uint32_t>(code.blocks.size()));
@@ -164,8 +171,36 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
       w[k] |= lanes[k];
     control.occupied[block / 64] |= std::uint64_t(1) << (block % 64);
   };
-  // The lowest-numbered block with lanes that may run, and those lanes.
-  auto next = [&](Mask &lanes) -> std::uint32_t {
+  // Independent forward progress (OpenCL 3.0, 3.2.2.1: the sub-groups of a
+  // work-group progress independently). Lockstep lanes reconverge at the
+  // lowest-numbered block, so a sub-group that spins waiting for another one
+  // of the warp, parked at a later block, would spin for ever. After
+  // `spinBudget` backward branches, the next sub-group with lanes that may
+  // run takes a turn alone (`focus`) until it stops (returns or reaches a
+  // barrier) or spends a budget of its own; when every sub-group has had a
+  // turn, or none other can run, the warp yields to the other warps of the
+  // work-group.
+  constexpr std::uint32_t spinBudget = 1u << 12;
+  constexpr std::uint32_t noFocus = ~0u;
+  const std::uint32_t subgroupSize = s.group->subgroupSize;
+  const std::uint32_t subgroups = (n + subgroupSize - 1) / subgroupSize;
+  std::uint32_t focus = noFocus, backEdges = 0, turns = 0;
+  Mask focusLanes = all;
+  auto setFocus = [&](std::uint32_t subgroup) {
+    focus = subgroup;
+    focusLanes = Mask{};
+    if (subgroup == noFocus) {
+      focusLanes = all;
+      return;
+    }
+    for (std::uint32_t l = subgroup * subgroupSize; l < std::min(n, (subgroup + 1) * subgroupSize);
+         ++l)
+      focusLanes[l / 64] |= std::uint64_t(1) << (l % 64);
+  };
+
+  // The lowest-numbered block with lanes that may run (of the focus
+  // sub-group, if any), and those lanes.
+  auto lowest = [&](Mask &lanes) -> std::uint32_t {
     for (std::uint32_t k = 0; k < blockWords; ++k) {
       std::uint64_t bits = control.occupied[k];
       while (bits) {
@@ -174,7 +209,7 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
         const std::uint64_t *w = waitingAt(block);
         bool any = false;
         for (std::uint32_t j = 0; j < words; ++j) {
-          lanes[j] = w[j] & ~control.atBarrier[j];
+          lanes[j] = w[j] & ~control.atBarrier[j] & focusLanes[j];
           any |= lanes[j] != 0;
         }
         if (any)
@@ -182,6 +217,29 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
       }
     }
     return noBlock;
+  };
+  // The next sub-group after `from` (cyclically) with lanes that may run,
+  // or noFocus; leaves the focus as it found it.
+  auto nextSubgroup = [&](std::uint32_t from) -> std::uint32_t {
+    const std::uint32_t saved = focus;
+    std::uint32_t found = noFocus;
+    for (std::uint32_t step = 1; step < subgroups && found == noFocus; ++step) {
+      const std::uint32_t candidate = (from + step) % subgroups;
+      setFocus(candidate);
+      Mask ignored;
+      if (lowest(ignored) != noBlock)
+        found = candidate;
+    }
+    setFocus(saved);
+    return found;
+  };
+  auto next = [&](Mask &lanes) -> std::uint32_t {
+    std::uint32_t block = lowest(lanes);
+    if (block == noBlock && focus != noFocus) { // the turn ends: all lanes again
+      setFocus(noFocus);
+      block = lowest(lanes);
+    }
+    return block;
   };
   auto leave = [&](std::uint32_t block, const Mask &lanes) {
     std::uint64_t *w = waitingAt(block);
@@ -297,13 +355,35 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
       break;
     }
 
-    if (single != noBlock && full) {
-      current = single; // every lane of the warp, and no other waiting
-      continue;
+    std::uint32_t target;
+    const bool together = single != noBlock && full;
+    if (together) {
+      target = single; // every lane of the warp, and no other waiting
+    } else {
+      if (single != noBlock)
+        arrive(single, lanes.data());
+      target = next(lanes);
     }
-    if (single != noBlock)
-      arrive(single, lanes.data());
-    current = next(lanes);
+    if (target != noBlock && target <= current && ++backEdges == spinBudget) {
+      backEdges = 0;
+      if (together)
+        arrive(target, lanes.data());
+      const std::uint32_t looping = focus != noFocus ? focus : ops.firstSet(lanes.data()) /
+                                                                   subgroupSize;
+      const std::uint32_t other =
+          turns < subgroups ? nextSubgroup(looping) : noFocus;
+      if (other != noFocus) {
+        ++turns;
+        setFocus(other);
+      } else if (mayYield) {
+        return WarpStop::Yielded;
+      } else {
+        turns = 0;
+        setFocus(noFocus);
+      }
+      target = next(lanes);
+    }
+    current = target;
   }
   return ops.empty(control.atBarrier) ? WarpStop::Finished : WarpStop::AtBarrier;
 }

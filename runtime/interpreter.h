@@ -25,13 +25,19 @@ void resetLanes(const KernelCode &code, const ExecutionState &state, LaneControl
 // Releases the lanes held at a barrier.
 void releaseBarrier(const ExecutionState &state, LaneControl &control);
 
-enum class WarpStop { Finished, AtBarrier };
+// Yielded: the warp gave way to the other warps of its work-group and has
+// lanes ready to run.
+enum class WarpStop { Finished, AtBarrier, Yielded };
 
 // Runs the warp's ready lanes until each has returned or reached a
 // work-group barrier. The warp always runs the lowest-numbered block (in
 // reverse post-order) that has ready lanes, with exactly those lanes active:
-// lanes reconverge at the earliest block where their paths meet.
-WarpStop runWarp(const KernelCode &code, ExecutionState &state, LaneControl &control);
+// lanes reconverge at the earliest block where their paths meet. For the
+// sub-groups' independent forward progress, a warp that keeps branching
+// backwards runs its sub-groups in turn, and then, when `mayYield` (the
+// work-group has other warps), yields.
+WarpStop runWarp(const KernelCode &code, ExecutionState &state, LaneControl &control,
+                 bool mayYield);
 
 // Copies a register into another for the lanes of `mask` (all lanes of the
 // warp when mask is null).

@@ -459,16 +459,28 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     resetLanes(code, s, control);
   }
 
-  // Run every warp to its next barrier; when all are there, release them.
+  // Run every warp to its next barrier; when all are there, release them. A
+  // warp that yielded (it spins, waiting for another) runs again after the
+  // others had their turn.
   for (;;) {
-    bool anyAtBarrier = false;
+    bool anyAtBarrier = false, anyYielded = false;
     for (std::uint32_t warp = 0; warp < warps; ++warp) {
       LaneControl control = controlOf(warp);
-      if (runWarp(code, states[warp], control) == WarpStop::AtBarrier)
+      switch (runWarp(code, states[warp], control, warps > 1)) {
+      case WarpStop::AtBarrier:
         anyAtBarrier = true;
+        break;
+      case WarpStop::Yielded:
+        anyYielded = true;
+        break;
+      case WarpStop::Finished:
+        break;
+      }
       if (plan.check && plan.check->aborted())
         return;
     }
+    if (anyYielded)
+      continue;
     if (!anyAtBarrier)
       return;
     if (plan.check && code.checks->checks.has(Check::Barriers))

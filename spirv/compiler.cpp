@@ -321,6 +321,13 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
   if (imageWorkaround)
     extensions += ",+__opencl_c_images,+__opencl_c_read_write_images";
   result.clang.insert(result.clang.begin(), {"-cl-std=" + standard, extensions, optimisation});
+  // LLVM 14's SimplifyCFG sinks identical convergent calls of an if and its
+  // else into the join, and hoists them above the branch: a sub-group
+  // operation then runs with the work-items of both paths
+  // (sub_group_broadcast_first in each branch reads one lane for all).
+  // OpenCL's sub-group operations see the work-items of their own path.
+  for (const char *flag : {"-simplifycfg-sink-common=false", "-simplifycfg-hoist-common=false"})
+    result.clang.insert(result.clang.end(), {"-mllvm", flag});
   if (imageWorkaround)
     result.undefine.push_back("__opencl_c_images");
   // clang-14's opencl-c-base.h defines these OpenCL C 3.0 feature macros for

@@ -62,6 +62,25 @@ size_t widenSwitchSelectors(llvm::Module &module) {
   return count;
 }
 
+// `select i1 %c, <N x T> %a, <N x T> %b` chooses whole vectors; llvm-spirv-14
+// writes it as an OpSelect with a scalar condition, which SPIR-V allows only
+// from version 1.4 on, in a module of an earlier version. The condition is
+// splatted to <N x i1>, which selects the same components.
+size_t splatSelectConditions(llvm::Module &module) {
+  std::vector<llvm::SelectInst *> selects;
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &instruction : llvm::instructions(function))
+      if (auto *select = llvm::dyn_cast<llvm::SelectInst>(&instruction))
+        if (select->getType()->isVectorTy() && !select->getCondition()->getType()->isVectorTy())
+          selects.push_back(select);
+  for (llvm::SelectInst *select : selects) {
+    llvm::IRBuilder<> builder(select);
+    const auto count = llvm::cast<llvm::FixedVectorType>(select->getType())->getNumElements();
+    select->setCondition(builder.CreateVectorSplat(count, select->getCondition()));
+  }
+  return selects.size();
+}
+
 } // namespace
 
 std::vector<std::string> fixUp(llvm::Module &module) {
@@ -70,6 +89,8 @@ std::vector<std::string> fixUp(llvm::Module &module) {
     notes.push_back("replaced " + std::to_string(count) + " freeze instructions by their operands");
   if (const size_t count = widenSwitchSelectors(module))
     notes.push_back("widened the selectors of " + std::to_string(count) + " switches");
+  if (const size_t count = splatSelectConditions(module))
+    notes.push_back("splatted the conditions of " + std::to_string(count) + " vector selects");
   return notes;
 }
 

@@ -1,0 +1,41 @@
+// Independent forward progress of the sub-groups of a work-group
+// (cl/forward_progress.cl): a sub-group that waits for a later one in the
+// same warp, or in another warp, gets its value. OpenCL 3.0 requires it of
+// devices with cl_khr_subgroups (CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS).
+#include "harness.h"
+
+namespace lanewise::test {
+namespace {
+
+class ForwardProgress : public KernelTest, public ::testing::WithParamInterface<const char *> {};
+
+TEST_P(ForwardProgress, SubgroupsWaitingForLaterOnesFinish) {
+  cl_kernel k = kernel("forward_progress", "signal_chain", GetParam());
+  // One warp of several sub-groups, then several warps (warps hold at most
+  // 128 work-items), in two work-groups.
+  for (size_t local : {64, 512}) {
+    const size_t groups = 2;
+    cl_mem flags = buffer<cl_int>(64 * groups), order = buffer<cl_uint>(64 * groups),
+           tickets = buffer<cl_uint>(groups);
+    setArgs(k, flags, order, tickets);
+    run(k, {local * groups}, {local});
+    size_t subgroups = 0;
+    ASSERT_EQ(clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE,
+                                      sizeof local, &local, sizeof subgroups, &subgroups, nullptr),
+              CL_SUCCESS);
+    ASSERT_GT(subgroups, 1u);
+    const std::vector<cl_uint> got = read<cl_uint>(order, 64 * groups);
+    for (size_t g = 0; g < groups; ++g)
+      for (size_t sg = 0; sg < subgroups; ++sg)
+        EXPECT_EQ(got[64 * g + sg], subgroups - 1 - sg)
+            << "local size " << local << ", group " << g << ", sub-group " << sg;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Builds, ForwardProgress, ::testing::Values("", "-O0"),
+                         [](const auto &info) {
+                           return std::string(info.param[0] ? "O0" : "O2");
+                         });
+
+} // namespace
+} // namespace lanewise::test
