@@ -182,29 +182,26 @@ cl_int compileSource(_cl_program &program, const std::string &options,
   return CL_SUCCESS;
 }
 
+constexpr std::string_view notePrefix = "Lanewise: ";
 constexpr std::string_view compiledObjectNote = "Lanewise: compiled object";
 constexpr std::string_view libraryNote = "Lanewise: library";
 
 // The program binary: the SPIR-V, with a note for compiled objects and
-// libraries so that they come back as what they were.
+// libraries so that they come back as what they were. Notes that came with
+// the module (a library linked from an object loaded from its binary) go.
 std::vector<std::byte> programBinary(_cl_program &program) {
   std::lock_guard lock(program.mutex);
   if (program.il.empty() || program.il.size() % 4)
     return program.il;
-  std::string_view note;
-  if (program.binaryType == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT)
-    note = compiledObjectNote;
-  else if (program.binaryType == CL_PROGRAM_BINARY_TYPE_LIBRARY)
-    note = libraryNote;
-  else
-    return program.il;
   std::vector<uint32_t> words(program.il.size() / 4);
   std::memcpy(words.data(), program.il.data(), program.il.size());
-  if (spirv::hasModuleNote(words, note))
-    return program.il;
-  const std::vector<uint32_t> noted = spirv::withModuleNote(words, note);
-  const auto *bytes = reinterpret_cast<const std::byte *>(noted.data());
-  return {bytes, bytes + noted.size() * 4};
+  words = spirv::withoutModuleNotes(words, notePrefix);
+  if (program.binaryType == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT)
+    words = spirv::withModuleNote(words, compiledObjectNote);
+  else if (program.binaryType == CL_PROGRAM_BINARY_TYPE_LIBRARY)
+    words = spirv::withModuleNote(words, libraryNote);
+  const auto *bytes = reinterpret_cast<const std::byte *>(words.data());
+  return {bytes, bytes + words.size() * 4};
 }
 
 // clCompileProgram of a program created from IL (OpenCL 3.0, 5.8.5): the

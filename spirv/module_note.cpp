@@ -47,6 +47,25 @@ std::vector<uint32_t> withModuleNote(std::span<const uint32_t> words, std::strin
   return out;
 }
 
+std::vector<uint32_t> withoutModuleNotes(std::span<const uint32_t> words,
+                                         std::string_view prefix) {
+  std::vector<uint32_t> out(words.begin(), words.begin() + std::min(words.size(), headerWords));
+  for (size_t at = headerWords; at < words.size();) {
+    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
+    if (count == 0 || at + count > words.size()) { // malformed: left as it is
+      out.insert(out.end(), words.begin() + static_cast<std::ptrdiff_t>(at), words.end());
+      break;
+    }
+    const bool note = (opcode == spv::OpSourceExtension || opcode == spv::OpModuleProcessed) &&
+                      decodeLiteralString(words.subspan(at + 1, count - 1)).starts_with(prefix);
+    if (!note)
+      out.insert(out.end(), words.begin() + static_cast<std::ptrdiff_t>(at),
+                 words.begin() + static_cast<std::ptrdiff_t>(at + count));
+    at += count;
+  }
+  return out;
+}
+
 bool hasModuleNote(std::span<const uint32_t> words, std::string_view note) {
   for (size_t at = headerWords; at < words.size();) {
     const uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;

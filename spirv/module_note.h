@@ -13,6 +13,9 @@ namespace lanewise::spirv {
 
 // `words` with an OpSourceExtension `note` in the debug section.
 std::vector<uint32_t> withModuleNote(std::span<const uint32_t> words, std::string_view note);
+// `words` without the notes whose text begins with `prefix`.
+std::vector<uint32_t> withoutModuleNotes(std::span<const uint32_t> words,
+                                         std::string_view prefix);
 // Whether `words` carry the `note`.
 bool hasModuleNote(std::span<const uint32_t> words, std::string_view note);
 

@@ -1821,6 +1821,19 @@ TEST_F(ProgramBinary, CompiledObjectAndLibraryBinariesKeepTheirType) {
   cl_program withHelper = link({userCopy, libraryCopy}, "", error);
   ASSERT_EQ(error, CL_SUCCESS) << (withHelper ? buildLog(withHelper, device) : "");
   EXPECT_EQ(run<int32_t>(withHelper, "use_helper", 3), (std::vector<int32_t>{101, 104, 107}));
+
+  // What is linked from a reloaded object is what the link made, reloaded
+  // too (the CTS's program_binary_type).
+  cl_program relinkedLibrary = link({objectCopy}, "-create-library", error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  cl_program relinkedLibraryCopy = reload(relinkedLibrary);
+  ASSERT_NE(relinkedLibraryCopy, nullptr);
+  EXPECT_EQ(binaryType(relinkedLibraryCopy, device),
+            cl_program_binary_type{CL_PROGRAM_BINARY_TYPE_LIBRARY});
+  cl_program executableCopy = reload(withHelper);
+  ASSERT_NE(executableCopy, nullptr);
+  EXPECT_EQ(binaryType(executableCopy, device),
+            cl_program_binary_type{CL_PROGRAM_BINARY_TYPE_EXECUTABLE});
 }
 
 // ---------------------------------------------------------------------------
