@@ -176,10 +176,11 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
   // lowest-numbered block, so a sub-group that spins waiting for another one
   // of the warp, parked at a later block, would spin for ever. After
   // `spinBudget` backward branches, the next sub-group with lanes that may
-  // run takes a turn alone (`focus`) until it stops (returns or reaches a
-  // barrier) or spends a budget of its own; when every sub-group has had a
-  // turn, or none other can run, the warp yields to the other warps of the
-  // work-group.
+  // run and none in the loop takes a turn alone (`focus`) until it stops
+  // (returns or reaches a barrier) or spends a budget of its own; when every
+  // sub-group has had a turn, or none other can run, the warp yields to the
+  // other warps of the work-group. A sub-group runs as one, so its lanes
+  // still reconverge; only whole sub-groups move ahead of the others.
   constexpr std::uint32_t spinBudget = 1u << 12;
   constexpr std::uint32_t noFocus = ~0u;
   const std::uint32_t subgroupSize = s.group->subgroupSize;
@@ -218,16 +219,20 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
     }
     return noBlock;
   };
-  // The next sub-group after `from` (cyclically) with lanes that may run,
-  // or noFocus; leaves the focus as it found it.
-  auto nextSubgroup = [&](std::uint32_t from) -> std::uint32_t {
+  // The next sub-group after `from` (cyclically) with lanes that may run and
+  // none among `busy` (the lanes that keep looping), or noFocus; leaves the
+  // focus as it found it.
+  auto nextSubgroup = [&](std::uint32_t from, const Mask &busy) -> std::uint32_t {
     const std::uint32_t saved = focus;
     std::uint32_t found = noFocus;
     for (std::uint32_t step = 1; step < subgroups && found == noFocus; ++step) {
       const std::uint32_t candidate = (from + step) % subgroups;
       setFocus(candidate);
+      bool looping = false;
+      for (std::uint32_t k = 0; k < words; ++k)
+        looping |= (focusLanes[k] & busy[k]) != 0;
       Mask ignored;
-      if (lowest(ignored) != noBlock)
+      if (!looping && lowest(ignored) != noBlock)
         found = candidate;
     }
     setFocus(saved);
@@ -370,8 +375,7 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
         arrive(target, lanes.data());
       const std::uint32_t looping = focus != noFocus ? focus : ops.firstSet(lanes.data()) /
                                                                    subgroupSize;
-      const std::uint32_t other =
-          turns < subgroups ? nextSubgroup(looping) : noFocus;
+      const std::uint32_t other = turns < subgroups ? nextSubgroup(looping, lanes) : noFocus;
       if (other != noFocus) {
         ++turns;
         setFocus(other);
