@@ -177,6 +177,11 @@ const char *const kSyntaxErrorSource = "kernel void k(global int *out) {\n"
                                        "  out[0] = a;\n"
                                        "}\n";
 
+// A kernel argument for SourceProgramTest::launch.
+template <typename T> std::pair<size_t, const void *> argumentOf(const T &value) {
+  return {sizeof value, &value};
+}
+
 // ---------------------------------------------------------------------------
 // The fixture: programs, kernels and buffers released at tear-down.
 
@@ -249,6 +254,31 @@ protected:
     if (mem)
       buffers_.push_back(mem);
     return mem;
+  }
+
+  // Runs kernel `name` of `program` over `global` work-items with the
+  // arguments given as (size, value) pairs (argumentOf below), and waits.
+  void launch(cl_program program, const char *name, size_t global,
+              const std::vector<std::pair<size_t, const void *>> &arguments) {
+    cl_int error = CL_SUCCESS;
+    cl_kernel kernel = clCreateKernel(program, name, &error);
+    ASSERT_EQ(error, CL_SUCCESS) << name;
+    kernels_.push_back(kernel);
+    for (cl_uint index = 0; index < arguments.size(); ++index)
+      ASSERT_EQ(clSetKernelArg(kernel, index, arguments[index].first, arguments[index].second),
+                CL_SUCCESS)
+          << name << " argument " << index;
+    ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr,
+                                     nullptr),
+              CL_SUCCESS);
+    ASSERT_EQ(clFinish(queue), CL_SUCCESS);
+  }
+  template <typename T> std::vector<T> readBack(cl_mem mem, size_t count) {
+    std::vector<T> data(count);
+    EXPECT_EQ(clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, count * sizeof(T), data.data(), 0,
+                                  nullptr, nullptr),
+              CL_SUCCESS);
+    return data;
   }
 
   // Runs kernel `name` of `program` over `count` work-items; its arguments
@@ -711,25 +741,16 @@ TEST_F(SourceProgram, ProgramsWithFreezeBuildAndRun) {
   for (const char *options : {"", "-cl-opt-disable"}) {
     cl_program program = built(text, options);
     ASSERT_NE(program, nullptr) << options;
-    cl_int error = CL_SUCCESS;
     const size_t n = 96;
     {
-      std::vector<cl_uint> a(n), b(n), q(2 * n);
+      std::vector<cl_uint> a(n), b(n);
       for (size_t i = 0; i < n; ++i) {
         a[i] = cl_uint(i * 2654435761u);
         b[i] = cl_uint(i % 13 + 1) * cl_uint(i % 5 + 1);
       }
-      cl_kernel kernel = clCreateKernel(program, "divrem", &error);
-      ASSERT_EQ(error, CL_SUCCESS);
-      kernels_.push_back(kernel);
-      cl_mem ma = buffer(a), mb = buffer(b), mq = buffer(q);
-      for (cl_uint k = 0; cl_mem m : {ma, mb, mq})
-        ASSERT_EQ(clSetKernelArg(kernel, k++, sizeof m, &m), CL_SUCCESS);
-      ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
-                CL_SUCCESS);
-      ASSERT_EQ(clEnqueueReadBuffer(queue, mq, CL_TRUE, 0, q.size() * 4, q.data(), 0, nullptr,
-                                    nullptr),
-                CL_SUCCESS);
+      cl_mem ma = buffer(a), mb = buffer(b), mq = buffer(std::vector<cl_uint>(2 * n));
+      launch(program, "divrem", n, {argumentOf(ma), argumentOf(mb), argumentOf(mq)});
+      const std::vector<cl_uint> q = readBack<cl_uint>(mq, 2 * n);
       for (size_t i = 0; i < n; ++i) {
         EXPECT_EQ(q[2 * i], a[i] / b[i]) << options << " " << i;
         EXPECT_EQ(q[2 * i + 1], a[i] % b[i]) << options << " " << i;
@@ -737,43 +758,27 @@ TEST_F(SourceProgram, ProgramsWithFreezeBuildAndRun) {
     }
     {
       const cl_int width = 12, height = cl_int(n) / width;
-      std::vector<cl_int> in(n), out(n);
+      std::vector<cl_int> in(n);
       for (size_t i = 0; i < n; ++i)
         in[i] = cl_int(i * 31 % 101);
-      cl_kernel kernel = clCreateKernel(program, "transpose_index", &error);
-      ASSERT_EQ(error, CL_SUCCESS);
-      kernels_.push_back(kernel);
-      cl_mem mi = buffer(in), mo = buffer(out);
-      ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof mi, &mi), CL_SUCCESS);
-      ASSERT_EQ(clSetKernelArg(kernel, 1, sizeof mo, &mo), CL_SUCCESS);
-      ASSERT_EQ(clSetKernelArg(kernel, 2, sizeof width, &width), CL_SUCCESS);
-      ASSERT_EQ(clSetKernelArg(kernel, 3, sizeof height, &height), CL_SUCCESS);
-      ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
-                CL_SUCCESS);
-      ASSERT_EQ(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, n * 4, out.data(), 0, nullptr, nullptr),
-                CL_SUCCESS);
+      cl_mem mi = buffer(in), mo = buffer(std::vector<cl_int>(n));
+      launch(program, "transpose_index", n,
+             {argumentOf(mi), argumentOf(mo), argumentOf(width), argumentOf(height)});
+      const std::vector<cl_int> out = readBack<cl_int>(mo, n);
       for (size_t i = 0; i < n; ++i) {
         const int row = int(i) / width, col = int(i) % width;
         EXPECT_EQ(out[i], in[size_t(col * height + row)] + row) << options << " " << i;
       }
     }
     {
-      std::vector<cl_long> a(4 * n), b(4 * n), q(8 * n);
+      std::vector<cl_long> a(4 * n), b(4 * n);
       for (size_t k = 0; k < a.size(); ++k) {
         a[k] = cl_long(k * 0x9e3779b97f4a7c15ull) >> 3;
         b[k] = (k % 2 ? -1 : 1) * cl_long(k % 29 + 2);
       }
-      cl_kernel kernel = clCreateKernel(program, "divrem_vector", &error);
-      ASSERT_EQ(error, CL_SUCCESS);
-      kernels_.push_back(kernel);
-      cl_mem ma = buffer(a), mb = buffer(b), mq = buffer(q);
-      for (cl_uint k = 0; cl_mem m : {ma, mb, mq})
-        ASSERT_EQ(clSetKernelArg(kernel, k++, sizeof m, &m), CL_SUCCESS);
-      ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
-                CL_SUCCESS);
-      ASSERT_EQ(clEnqueueReadBuffer(queue, mq, CL_TRUE, 0, q.size() * 8, q.data(), 0, nullptr,
-                                    nullptr),
-                CL_SUCCESS);
+      cl_mem ma = buffer(a), mb = buffer(b), mq = buffer(std::vector<cl_long>(8 * n));
+      launch(program, "divrem_vector", n, {argumentOf(ma), argumentOf(mb), argumentOf(mq)});
+      const std::vector<cl_long> q = readBack<cl_long>(mq, 8 * n);
       for (size_t i = 0; i < n; ++i)
         for (size_t c = 0; c < 4; ++c) {
           EXPECT_EQ(q[8 * i + c], a[4 * i + c] / b[4 * i + c]) << options << " " << i;
@@ -867,21 +872,14 @@ TEST_F(SourceProgram, RestrictPointersOfInlinedFunctionsBuild) {
       "}\n";
   cl_program program = built(text, "");
   ASSERT_NE(program, nullptr);
-  cl_int error = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(program, "k", &error);
-  ASSERT_EQ(error, CL_SUCCESS);
-  kernels_.push_back(kernel);
   const size_t n = 40;
-  std::vector<float> b(2 * n), a(2 * n), c(2 * n);
+  std::vector<float> b(2 * n);
   for (size_t k = 0; k < b.size(); ++k)
     b[k] = float(k) - 20.5f;
-  cl_mem ma = buffer(a), mb = buffer(b), mc = buffer(c);
-  for (cl_uint k = 0; cl_mem m : {ma, mb, mc})
-    ASSERT_EQ(clSetKernelArg(kernel, k++, sizeof m, &m), CL_SUCCESS);
-  ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
-            CL_SUCCESS);
-  clEnqueueReadBuffer(queue, ma, CL_TRUE, 0, a.size() * 4, a.data(), 0, nullptr, nullptr);
-  clEnqueueReadBuffer(queue, mc, CL_TRUE, 0, c.size() * 4, c.data(), 0, nullptr, nullptr);
+  cl_mem ma = buffer(std::vector<float>(2 * n)), mb = buffer(b),
+         mc = buffer(std::vector<float>(2 * n));
+  launch(program, "k", n, {argumentOf(ma), argumentOf(mb), argumentOf(mc)});
+  const std::vector<float> a = readBack<float>(ma, 2 * n), c = readBack<float>(mc, 2 * n);
   for (size_t i = 0; i < n; ++i) {
     EXPECT_EQ(a[2 * i], 2 * b[2 * i]);
     EXPECT_EQ(c[2 * i], 3 * b[2 * i]);
@@ -995,24 +993,18 @@ TEST_F(SourceProgram, KernelWithMoreThan255Arguments) {
   text += "  out[get_global_id(0)] = sum;\n}\n";
   cl_program program = built(text, "");
   ASSERT_NE(program, nullptr);
-  cl_int error = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(program, "many", &error);
-  ASSERT_EQ(error, CL_SUCCESS);
-  kernels_.push_back(kernel);
+  std::vector<cl_char> values(count);
+  std::vector<std::pair<size_t, const void *>> arguments;
   int want = 0;
-  for (cl_uint i = 0; i < count; ++i) {
-    const cl_char value = cl_char(int(i % 41) - 20);
-    want += value * int(i % 7 + 1);
-    ASSERT_EQ(clSetKernelArg(kernel, i, 1, &value), CL_SUCCESS) << i;
+  for (int i = 0; i < count; ++i) {
+    values[size_t(i)] = cl_char(i % 41 - 20);
+    want += values[size_t(i)] * (i % 7 + 1);
+    arguments.push_back(argumentOf(values[size_t(i)]));
   }
-  std::vector<cl_int> result(4, 0);
-  cl_mem out = buffer(result);
-  ASSERT_EQ(clSetKernelArg(kernel, count, sizeof out, &out), CL_SUCCESS);
-  const size_t global = 4;
-  ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
-            CL_SUCCESS);
-  ASSERT_EQ(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, 16, result.data(), 0, nullptr, nullptr),
-            CL_SUCCESS);
+  cl_mem out = buffer(std::vector<cl_int>(4));
+  arguments.push_back(argumentOf(out));
+  launch(program, "many", 4, arguments);
+  const std::vector<cl_int> result = readBack<cl_int>(out, 4);
   EXPECT_EQ(result, std::vector<cl_int>(4, want));
 }
 

@@ -10,7 +10,6 @@ mismatch or error, 77 (skipped) when pyopencl or numpy cannot be imported.
 Run with Debian's interpreter (/usr/bin/python3) and python3-pyopencl.
 """
 
-import os
 import sys
 import tempfile
 import traceback
@@ -26,7 +25,8 @@ except ImportError as error:  # pragma: no cover - depends on the machine
     print(f"SKIPPED: pyopencl or numpy is not importable ({error})")
     sys.exit(SKIP)
 
-WANTED = os.environ.get("LANEWISE_TEST_PLATFORM", "Lanewise")
+from checks import WANTED, Checks, select_device
+
 
 ELEMENTWISE = r"""
 kernel void saxpy(float a, global const float *x, global const float *y,
@@ -85,35 +85,6 @@ kernel void group_max_and_sum(global const float *in, global float *maxima,
 """
 
 
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = []
-
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            print(f"ok    {name}")
-        else:
-            self.failed.append(name)
-            print(f"FAIL  {name} {detail}")
-
-
-def select_device():
-    try:
-        platforms = cl.get_platforms()
-    except cl.Error as error:
-        raise SystemExit(f"FAILED: no OpenCL platform at all ({error})")
-    matching = [p for p in platforms if WANTED in p.name]
-    if not matching:
-        names = ", ".join(p.name for p in platforms)
-        raise SystemExit(f"FAILED: no platform named '{WANTED}' (found: {names})")
-    devices = matching[0].get_devices()
-    if not devices:
-        raise SystemExit(f"FAILED: platform '{matching[0].name}' has no device")
-    return matching[0], devices[0]
-
-
 def tree_sum_float32(values):
     """The kernel's summation order in float32: halving strides."""
     values = values.astype(np.float32).copy()
@@ -125,7 +96,7 @@ def tree_sum_float32(values):
 
 
 def run(checks):
-    platform, device = select_device()
+    platform, device = select_device(cl)
     print(f"platform: {platform.name} / device: {device.name}")
     context = cl.Context([device])
     queue = cl.CommandQueue(context)

@@ -12,7 +12,6 @@ one whose name contains $LANEWISE_TEST_PLATFORM (default "Lanewise"), so
 that the same checks run on PoCL ("Portable").
 """
 
-import os
 import sys
 import traceback
 
@@ -30,28 +29,7 @@ except ImportError as error:  # pragma: no cover - depends on the machine
     print(f"SKIPPED: pyopencl or numpy is not importable ({error})")
     sys.exit(SKIP)
 
-WANTED = os.environ.get("LANEWISE_TEST_PLATFORM", "Lanewise")
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = []
-
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            print(f"ok    {name}")
-        else:
-            self.failed.append(name)
-            print(f"FAIL  {name} {detail}")
-
-
-def select_device():
-    platforms = [p for p in cl.get_platforms() if WANTED in p.name]
-    if not platforms or not platforms[0].get_devices():
-        raise SystemExit(f"FAILED: no platform named '{WANTED}' with a device")
-    return platforms[0].get_devices()[0]
+from checks import WANTED, Checks, select_device
 
 
 def check_algorithms(checks, queue, rng):
@@ -134,8 +112,8 @@ def check_spirv_file(checks, queue, path):
 def main():
     checks = Checks()
     try:
-        device = select_device()
-        print(f"platform: {device.platform.name} / device: {device.name}")
+        platform, device = select_device(cl)
+        print(f"platform: {platform.name} / device: {device.name}")
         queue = cl.CommandQueue(cl.Context([device]))
         rng = np.random.default_rng(7)
         check_algorithms(checks, queue, rng)
@@ -143,7 +121,7 @@ def main():
         check_random(checks, queue)
         # PoCL 3.1 refuses this module (CL_INVALID_VALUE): it is checked on
         # Lanewise only.
-        if len(sys.argv) > 1 and "Lanewise" in device.platform.name:
+        if len(sys.argv) > 1 and "Lanewise" in platform.name:
             check_spirv_file(checks, queue, sys.argv[1])
     except SystemExit:
         raise
