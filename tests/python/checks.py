@@ -3,6 +3,7 @@ platform under test (the one whose name contains $LANEWISE_TEST_PLATFORM,
 by default "Lanewise")."""
 
 import os
+import traceback
 
 WANTED = os.environ.get("LANEWISE_TEST_PLATFORM", "Lanewise")
 
@@ -35,3 +36,22 @@ def select_device(cl):
     if not devices:
         raise SystemExit(f"FAILED: platform '{matching[0].name}' has no device")
     return matching[0], devices[0]
+
+
+def run_all(body):
+    """Runs body(checks), an OpenCL error or build failure counting as one
+    failed check; prints the summary and returns the exit status (0 or 1)."""
+    checks = Checks()
+    try:
+        body(checks)
+    except SystemExit:
+        raise
+    except Exception:  # an OpenCL error or a build failure: report and fail
+        traceback.print_exc()
+        checks.failed.append("exception")
+    if checks.failed:
+        print(f"FAILED: pyopencl on {WANTED}: {len(checks.failed)} failed "
+              f"({', '.join(checks.failed)}), {checks.passed} passed")
+        return 1
+    print(f"PASSED: pyopencl on {WANTED}: all {checks.passed} checks passed")
+    return 0

@@ -12,7 +12,6 @@ Run with Debian's interpreter (/usr/bin/python3) and python3-pyopencl.
 
 import sys
 import tempfile
-import traceback
 import warnings
 
 SKIP = 77
@@ -25,7 +24,7 @@ except ImportError as error:  # pragma: no cover - depends on the machine
     print(f"SKIPPED: pyopencl or numpy is not importable ({error})")
     sys.exit(SKIP)
 
-from checks import WANTED, Checks, select_device
+from checks import run_all, select_device
 
 
 ELEMENTWISE = r"""
@@ -211,24 +210,11 @@ def run(checks):
 
 
 def main():
-    checks = Checks()
     # PyOpenCL's compiler cache falls back to building from source, with a
     # long warning, when a cached binary does not load; the binary checks
     # above report that once.
     warnings.filterwarnings("ignore", message="PyOpenCL compiler caching failed")
-    try:
-        run(checks)
-    except SystemExit:
-        raise
-    except Exception:  # an OpenCL error or a build failure: report and fail
-        traceback.print_exc()
-        checks.failed.append("exception")
-    if checks.failed:
-        print(f"FAILED: pyopencl on {WANTED}: {len(checks.failed)} failed "
-              f"({', '.join(checks.failed)}), {checks.passed} passed")
-        return 1
-    print(f"PASSED: pyopencl on {WANTED}: all {checks.passed} checks passed")
-    return 0
+    return run_all(run)
 
 
 if __name__ == "__main__":

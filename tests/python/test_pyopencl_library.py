@@ -13,7 +13,6 @@ that the same checks run on PoCL ("Portable").
 """
 
 import sys
-import traceback
 
 SKIP = 77
 
@@ -29,7 +28,7 @@ except ImportError as error:  # pragma: no cover - depends on the machine
     print(f"SKIPPED: pyopencl or numpy is not importable ({error})")
     sys.exit(SKIP)
 
-from checks import WANTED, Checks, select_device
+from checks import run_all, select_device
 
 
 def check_algorithms(checks, queue, rng):
@@ -109,32 +108,19 @@ def check_spirv_file(checks, queue, path):
     checks.check("SPIR-V 1.0 module: local ids", np.array_equal(ids.get(), index % local))
 
 
-def main():
-    checks = Checks()
-    try:
-        platform, device = select_device(cl)
-        print(f"platform: {platform.name} / device: {device.name}")
-        queue = cl.CommandQueue(cl.Context([device]))
-        rng = np.random.default_rng(7)
-        check_algorithms(checks, queue, rng)
-        check_complex(checks, queue, rng)
-        check_random(checks, queue)
-        # PoCL 3.1 refuses this module (CL_INVALID_VALUE): it is checked on
-        # Lanewise only.
-        if len(sys.argv) > 1 and "Lanewise" in platform.name:
-            check_spirv_file(checks, queue, sys.argv[1])
-    except SystemExit:
-        raise
-    except Exception:  # an OpenCL error or a build failure: report and fail
-        traceback.print_exc()
-        checks.failed.append("exception")
-    if checks.failed:
-        print(f"FAILED: {len(checks.failed)} failed ({', '.join(checks.failed)}), "
-              f"{checks.passed} passed")
-        return 1
-    print(f"PASSED: all {checks.passed} checks passed on {WANTED}")
-    return 0
+def run(checks):
+    platform, device = select_device(cl)
+    print(f"platform: {platform.name} / device: {device.name}")
+    queue = cl.CommandQueue(cl.Context([device]))
+    rng = np.random.default_rng(7)
+    check_algorithms(checks, queue, rng)
+    check_complex(checks, queue, rng)
+    check_random(checks, queue)
+    # PoCL 3.1 refuses this module (CL_INVALID_VALUE): it is checked on
+    # Lanewise only.
+    if len(sys.argv) > 1 and "Lanewise" in platform.name:
+        check_spirv_file(checks, queue, sys.argv[1])
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_all(run))
