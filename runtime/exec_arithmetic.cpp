@@ -203,6 +203,13 @@ template <typename T, UnaryOp Op> inline auto applyUnary(T a) {
     return reverseBits(a);
   else if constexpr (Op == FNegate)
     return T(-a);
+  else if constexpr (Op == QuantizeToF16) {
+    // SPIR-V 1.0, OpQuantizeToF16: to the nearest half (RTE); too large
+    // becomes an infinity of the same sign, too small for a normal half
+    // +0 or -0 (here: the sign kept), NaN stays NaN.
+    const half h = half(a);
+    return isNormal(h) || isNan(h) || isNan(h - h) ? T(h) : std::signbit(double(a)) ? T(-0.0) : T(0);
+  }
   else if constexpr (Op == IsNan)
     return std::uint8_t(isNan(a));
   else if constexpr (Op == IsInf)
@@ -420,6 +427,7 @@ Handler unaryHandler(UnaryOp op, Scalar type, const Shape &shape) {
     LANEWISE_UNARY(BitCount)
     LANEWISE_UNARY(BitReverse)
     LANEWISE_UNARY(FNegate)
+    LANEWISE_UNARY(QuantizeToF16)
     LANEWISE_UNARY(IsNan)
     LANEWISE_UNARY(IsInf)
     LANEWISE_UNARY(IsFinite)

@@ -30,7 +30,7 @@ enum class BinaryOp : std::uint8_t {
 
 enum class UnaryOp : std::uint8_t {
   SNegate, Not, BitCount, BitReverse, // integers
-  FNegate,                            // floating point
+  FNegate, QuantizeToF16,             // floating point
   IsNan, IsInf, IsFinite, IsNormal, SignBitSet, // floating point -> Bool
   LogicalNot,                                   // Bool
 };

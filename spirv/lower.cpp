@@ -138,6 +138,97 @@ uint64_t constantAddress(const ConstantContext &context, uint32_t id) {
   }
 }
 
+void writeConstant(const ConstantContext &context, uint32_t id, std::byte *out);
+
+uint32_t typeOfConstant(const Module &module, uint32_t id) {
+  const Constant *constant = module.constant(id);
+  if (!constant)
+    throw LoadError(LoadErrorKind::Invalid, "%" + std::to_string(id) + " is not a constant");
+  return constant->type;
+}
+
+// The bits of a scalar integer or Bool constant, zero-extended.
+uint64_t scalarBits(const ConstantContext &context, uint32_t id) {
+  std::vector<std::byte> bytes(
+      std::max<uint64_t>(8, byteSize(context.module, typeOfConstant(context.module, id))));
+  writeConstant(context, id, bytes.data());
+  uint64_t bits = 0;
+  std::memcpy(&bits, bytes.data(), 8);
+  return bits;
+}
+
+// OpSpecConstantOp of an integer or Bool scalar (SPIR-V 3.32.7: the
+// operations allowed for Kernel), its operands already specialised.
+std::optional<uint64_t> specConstantScalar(const ConstantContext &context, const Constant &c) {
+  const Module &module = context.module;
+  const Type &type = typeOf(module, c.type);
+  if (type.kind != Type::Kind::Int && type.kind != Type::Kind::Bool)
+    return std::nullopt;
+  const std::vector<uint32_t> &ops = c.specOperands;
+  const uint32_t width = type.kind == Type::Kind::Bool ? 1 : type.width;
+  auto operandWidth = [&](size_t k) {
+    const Type &t = typeOf(module, typeOfConstant(module, ops.at(k)));
+    return t.kind == Type::Kind::Bool ? 1u : t.width;
+  };
+  auto value = [&](size_t k) { return scalarBits(context, ops.at(k)); };
+  auto signedValue = [&](size_t k) {
+    const uint32_t w = operandWidth(k);
+    const uint64_t v = value(k);
+    return w >= 64 ? int64_t(v) : int64_t(v << (64 - w)) >> (64 - w);
+  };
+  const uint64_t mask = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+  uint64_t r = 0;
+  switch (c.specOpcode) {
+  case spv::OpUConvert: r = value(0); break;
+  case spv::OpSConvert: r = uint64_t(signedValue(0)); break;
+  case spv::OpSNegate: r = 0 - value(0); break;
+  case spv::OpNot: r = ~value(0); break;
+  case spv::OpIAdd: r = value(0) + value(1); break;
+  case spv::OpISub: r = value(0) - value(1); break;
+  case spv::OpIMul: r = value(0) * value(1); break;
+  // Division by zero is undefined; it gives 0 here, as in the handlers.
+  case spv::OpUDiv: r = value(1) ? value(0) / value(1) : 0; break;
+  case spv::OpUMod: r = value(1) ? value(0) % value(1) : 0; break;
+  case spv::OpSDiv: r = signedValue(1) ? uint64_t(signedValue(0) / signedValue(1)) : 0; break;
+  case spv::OpSRem: r = signedValue(1) ? uint64_t(signedValue(0) % signedValue(1)) : 0; break;
+  case spv::OpSMod: {
+    const int64_t a = signedValue(0), b = signedValue(1);
+    int64_t m = b ? a % b : 0;
+    if (m != 0 && (m < 0) != (b < 0))
+      m += b;
+    r = uint64_t(m);
+    break;
+  }
+  case spv::OpShiftLeftLogical: r = value(0) << (value(1) % operandWidth(0)); break;
+  case spv::OpShiftRightLogical: r = value(0) >> (value(1) % operandWidth(0)); break;
+  case spv::OpShiftRightArithmetic:
+    r = uint64_t(signedValue(0) >> (value(1) % operandWidth(0)));
+    break;
+  case spv::OpBitwiseOr: r = value(0) | value(1); break;
+  case spv::OpBitwiseXor: r = value(0) ^ value(1); break;
+  case spv::OpBitwiseAnd: r = value(0) & value(1); break;
+  case spv::OpLogicalOr: r = value(0) || value(1); break;
+  case spv::OpLogicalAnd: r = value(0) && value(1); break;
+  case spv::OpLogicalNot: r = !value(0); break;
+  case spv::OpLogicalEqual: r = value(0) == value(1); break;
+  case spv::OpLogicalNotEqual: r = value(0) != value(1); break;
+  case spv::OpSelect: r = value(0) ? value(1) : value(2); break;
+  case spv::OpIEqual: r = value(0) == value(1); break;
+  case spv::OpINotEqual: r = value(0) != value(1); break;
+  case spv::OpULessThan: r = value(0) < value(1); break;
+  case spv::OpSLessThan: r = signedValue(0) < signedValue(1); break;
+  case spv::OpUGreaterThan: r = value(0) > value(1); break;
+  case spv::OpSGreaterThan: r = signedValue(0) > signedValue(1); break;
+  case spv::OpULessThanEqual: r = value(0) <= value(1); break;
+  case spv::OpSLessThanEqual: r = signedValue(0) <= signedValue(1); break;
+  case spv::OpUGreaterThanEqual: r = value(0) >= value(1); break;
+  case spv::OpSGreaterThanEqual: r = signedValue(0) >= signedValue(1); break;
+  default:
+    return std::nullopt;
+  }
+  return r & mask;
+}
+
 // Writes constant `id` as it lies in memory at `out` (byteSize bytes).
 void writeConstant(const ConstantContext &context, uint32_t id, std::byte *out) {
   const Module &module = context.module;
@@ -187,10 +278,15 @@ void writeConstant(const ConstantContext &context, uint32_t id, std::byte *out) 
     return;
   }
   case Constant::Kind::SpecConstantOp: {
-    if (type.kind != Type::Kind::Pointer)
-      throw LoadError(LoadErrorKind::Invalid,
-                      "OpSpecConstantOp %" + std::to_string(id) + " (" +
-                          opcodeName(constant->specOpcode) + ") is not supported");
+    if (type.kind != Type::Kind::Pointer) {
+      const std::optional<uint64_t> bits = specConstantScalar(context, *constant);
+      if (!bits)
+        throw LoadError(LoadErrorKind::Invalid,
+                        "OpSpecConstantOp %" + std::to_string(id) + " (" +
+                            opcodeName(constant->specOpcode) + ") is not supported");
+      std::memcpy(out, &*bits, std::min<uint64_t>(size, 8));
+      return;
+    }
     const uint64_t address = constantAddress(context, id);
     std::memcpy(out, &address, 8);
     return;
@@ -1707,6 +1803,8 @@ std::optional<runtime::UnaryOp> unaryOp(spv::Op opcode) {
     return UnaryOp::BitReverse;
   case spv::OpFNegate:
     return UnaryOp::FNegate;
+  case spv::OpQuantizeToF16:
+    return UnaryOp::QuantizeToF16;
   case spv::OpIsNan:
     return UnaryOp::IsNan;
   case spv::OpIsInf:
@@ -2322,6 +2420,16 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
          {checkedAddress(target, target.offset, checkedBytes, 1, true),
           checkedAddress(source, source.offset, checkedBytes, 1, false), sizeRegister},
          1, aux, size);
+    return;
+  }
+  case spv::OpSizeOf: {
+    // SPIR-V 1.1: the size in memory of the type the pointer points to, a
+    // constant of the module.
+    const Value &r = result();
+    const uint64_t size =
+        byteSize(module_, typeOf(module_, typeOfId(instruction.idOperand(0), instruction)).element);
+    emit(runtime::copyComponentsHandler(r.elementBytes(), Shape{r.varying, {false}}), r.offset,
+         {splatConstant(r, size)}, r.components);
     return;
   }
   case spv::OpPtrDiff: {

@@ -515,5 +515,141 @@ TEST_F(AssemblyClusterSizes, SpecializationConstant) {
   clReleaseProgram(program);
 }
 
+// ---- Core instructions of every family (cl/core_forms.spvasm) ------------
+
+class AssemblyForms : public KernelTest {};
+
+TEST_F(AssemblyForms, ArithmeticCompositeAndComparisonForms) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(),
+              inf = std::numeric_limits<float>::infinity();
+  const std::vector<cl_uint> u = {0, 1, 0x80000000u, 0xffffffffu, 12345, 7};
+  // Pairs (f, g) covering less, equal, greater and unordered, and values
+  // that round, overflow, underflow and keep their sign as halves.
+  const std::vector<float> f = {1.0f, 2.0f, 3.0f, nan, 1.0f + 1.0f / 4096, 70000.0f,
+                                -70000.0f, 1e-6f, -1e-6f, inf, -0.0f, 65504.0f};
+  const std::vector<float> g = {2.0f, 2.0f, 2.0f, 1.0f, 1.0f, nan,
+                                1.0f, 1.0f, 1.0f, 1.0f, 0.0f, 65504.0f};
+  const size_t n = f.size();
+  std::vector<cl_uint> in(n);
+  for (size_t i = 0; i < n; ++i)
+    in[i] = u[i % u.size()] * cl_uint(i + 1);
+  cl_mem ou = buffer<cl_uint>(4 * n), ob = buffer<cl_uint>(7 * n), of = buffer<float>(n);
+  cl_kernel k = kernel("core_forms", "arith_forms");
+  setArgs(k, buffer(in), buffer(f), buffer(g), ou, ob, of);
+  run(k, {n});
+  const std::vector<cl_uint> gotU = read<cl_uint>(ou, 4 * n), gotB = read<cl_uint>(ob, 7 * n);
+  const std::vector<float> gotF = read<float>(of, n);
+  for (size_t i = 0; i < n; ++i) {
+    EXPECT_EQ(gotU[4 * i], cl_uint(0) - in[i]) << "OpSNegate " << in[i];
+    EXPECT_EQ(gotU[4 * i + 1], ~in[i]) << "OpNot " << in[i];
+    EXPECT_EQ(gotU[4 * i + 2], in[i] + 7) << "OpCompositeConstruct, OpCopyObject";
+    EXPECT_EQ(gotU[4 * i + 3], 16u) << "OpSizeOf of { uint, ulong }";
+    const bool unordered = std::isnan(f[i]) || std::isnan(g[i]);
+    // SPIR-V: LessOrGreater is ordered; the FUnord comparisons are true when
+    // either operand is NaN.
+    const cl_uint want[7] = {cl_uint(!unordered && f[i] != g[i]),
+                             cl_uint(unordered || f[i] == g[i]),
+                             cl_uint(unordered || f[i] < g[i]),
+                             cl_uint(unordered || f[i] > g[i]),
+                             cl_uint(unordered || f[i] <= g[i]),
+                             cl_uint(unordered || f[i] >= g[i]),
+                             cl_uint(!(unordered || f[i] == g[i]))};
+    for (size_t c = 0; c < 7; ++c)
+      EXPECT_EQ(gotB[7 * i + c], want[c]) << "comparison " << c << " of " << f[i] << ", " << g[i];
+    // OpQuantizeToF16: the nearest half; too large: an infinity; too small
+    // for a normal half: a zero of either sign.
+    const _Float16 h = _Float16(f[i]);
+    const float a = std::fabs(float(h));
+    if (std::isnan(f[i]))
+      EXPECT_TRUE(std::isnan(gotF[i]));
+    else if (a != 0 && a < 6.103515625e-05f)
+      EXPECT_EQ(gotF[i], 0.0f) << "OpQuantizeToF16 " << f[i];
+    else
+      EXPECT_EQ(gotF[i], float(h)) << "OpQuantizeToF16 " << f[i];
+  }
+}
+
+TEST_F(AssemblyForms, MemoryAndControlForms) {
+  const size_t n = 70;
+  cl_mem out = buffer<cl_uint>(3 * n), cas = buffer<cl_uint>(n);
+  cl_kernel k = kernel("core_forms", "memory_forms");
+  setArgs(k, out, cas, cl_ulong(n));
+  run(k, {n});
+  const std::vector<cl_uint> got = read<cl_uint>(out, 3 * n), exchanged = read<cl_uint>(cas, n);
+  for (cl_uint i = 0; i < n; ++i) {
+    EXPECT_EQ(got[3 * i], i + 10) << "OpAccessChain of a Function variable, OpLoopMerge";
+    EXPECT_EQ(got[3 * i + 1], i + 5) << "OpConvertUToPtr";
+    EXPECT_EQ(got[3 * i + 2], i + 9) << "OpGenericCastToPtr";
+    EXPECT_EQ(exchanged[i], 100u) << "OpAtomicCompareExchangeWeak returns the old value, 0";
+  }
+}
+
+TEST_F(AssemblyForms, SpecConstantComposite) {
+  // Its LocalSizeId (2, 1, 1) is the required work-group size.
+  cl_mem out = buffer<cl_uint>(32);
+  cl_kernel k = kernel("core_forms", "spec_composite");
+  size_t required[3] = {};
+  ASSERT_EQ(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                     sizeof required, required, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(required[0], 2u);
+  EXPECT_EQ(required[1], 1u);
+  setArgs(k, out);
+  run(k, {4}, {2});
+  // a, b, flag, a + b, -a / 2 (truncated), flag ? a : b, -a < b, a << 3
+  const std::vector<cl_uint> defaults = {11, 22, 1, 33, cl_uint(-5), 11, 1, 88};
+  const std::vector<cl_uint> got = read<cl_uint>(out, 32);
+  for (size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(std::vector<cl_uint>(got.begin() + 8 * i, got.begin() + 8 * i + 8), defaults);
+
+  std::ifstream file(std::string(LANEWISE_KERNEL_DIR) + "/core_forms.spv", std::ios::binary);
+  const std::vector<char> il{std::istreambuf_iterator<char>(file),
+                             std::istreambuf_iterator<char>()};
+  cl_int error = CL_SUCCESS;
+  cl_program program = clCreateProgramWithIL(context, il.data(), il.size(), &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  const cl_uint a = 5, b = 6;
+  const cl_uchar no = 0;
+  ASSERT_EQ(clSetProgramSpecializationConstant(program, 3, sizeof a, &a), CL_SUCCESS);
+  ASSERT_EQ(clSetProgramSpecializationConstant(program, 4, sizeof b, &b), CL_SUCCESS);
+  ASSERT_EQ(clSetProgramSpecializationConstant(program, 5, sizeof no, &no), CL_SUCCESS);
+  ASSERT_EQ(clBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_SUCCESS);
+  cl_kernel specialized = clCreateKernel(program, "spec_composite", &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  cl_mem again = buffer<cl_uint>(16);
+  setArgs(specialized, again);
+  run(specialized, {2}, {2});
+  const std::vector<cl_uint> specializedValues = {5, 6, 0, 11, cl_uint(-2), 6, 1, 40};
+  const std::vector<cl_uint> got2 = read<cl_uint>(again, 16);
+  for (size_t i = 0; i < 2; ++i)
+    EXPECT_EQ(std::vector<cl_uint>(got2.begin() + 8 * i, got2.begin() + 8 * i + 8),
+              specializedValues);
+  clReleaseKernel(specialized);
+  clReleaseProgram(program);
+}
+
+TEST_F(AssemblyForms, ForwardPointerAndOpaqueTypes) {
+  struct Node {
+    cl_uint value;
+    cl_ulong next; // a null node pointer
+  };
+  std::vector<Node> nodes(9);
+  for (size_t i = 0; i < nodes.size(); ++i)
+    nodes[i] = {cl_uint(i * 11), 0};
+  cl_mem out = buffer<cl_uint>(nodes.size());
+  cl_kernel k = kernel("core_forms", "forward_list");
+  setArgs(k, buffer(nodes), out);
+  run(k, {nodes.size()});
+  const std::vector<cl_uint> got = read<cl_uint>(out, nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i)
+    EXPECT_EQ(got[i], nodes[i].value + 1000) << i;
+
+  cl_mem opaque = buffer<cl_uint>(4), tripled = buffer<cl_uint>(6);
+  cl_kernel o = kernel("core_forms", "opaque_argument");
+  setArgs(o, opaque, tripled);
+  run(o, {6});
+  EXPECT_EQ(read<cl_uint>(tripled, 6), (std::vector<cl_uint>{0, 3, 6, 9, 12, 15}));
+}
+
 } // namespace
 } // namespace lanewise::test
