@@ -182,7 +182,7 @@ struct AddressRegister {
 struct KernelCode {
   std::string name;
   std::uint32_t width = 0;
-  std::uint32_t registerBytes = 0;
+  std::uint32_t registerBytes = 0; // per warp, a multiple of 64
   std::vector<Instruction> instructions;
   std::vector<Block> blocks; // index = reverse post-order number; 0 is the entry
   std::vector<BuiltinRegister> builtins;

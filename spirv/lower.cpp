@@ -1436,6 +1436,12 @@ runtime::KernelCode KernelLowering::run() {
   runtime::MemoryLayout &memory = code_.memory;
   memory.privateBytesPerLane = (memory.privateBytesPerLane + memory.privateAlignment - 1) /
                                memory.privateAlignment * memory.privateAlignment;
+  // The warps of a work-group keep their registers one after another: a
+  // whole number of varying alignments each, so that every warp's registers
+  // are as aligned as the first warp's (a file ending with a 4-byte uniform
+  // put the second warp's 8-byte registers at addresses 4 mod 8).
+  code_.registerBytes =
+      (code_.registerBytes + varyingAlignment - 1) / varyingAlignment * varyingAlignment;
   return std::move(code_);
 }
 
