@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "common.h"
+#include "spirv/lower.h"
 
 namespace lanewise::spirv {
 namespace {
@@ -234,6 +235,30 @@ TEST_F(ModuleTables, Functions) {
   for (const Instruction &instruction : instructions)
     EXPECT_EQ(module().words.at(instruction.wordOffset) & spv::OpCodeMask,
               uint32_t(instruction.opcode));
+}
+
+} // namespace
+} // namespace lanewise::spirv
+
+namespace lanewise::spirv {
+namespace {
+
+// The warps of a work-group keep their register files one after another;
+// each must keep the next one's registers aligned for 8-, 16- and 64-byte
+// elements, whatever the kernel's last uniform register (a 4-byte one made
+// the second warp's 8-byte registers misaligned).
+TEST(Lowering, RegisterFileIsAWholeNumberOf64ByteUnits) {
+  for (const char *file : {"nbody-O2.spv", "arguments-O2.spv", "control_flow-O1.spv"}) {
+    const LoadResult loaded = test::loadKernel(file);
+    ASSERT_TRUE(loaded.ok()) << loaded.log;
+    for (const EntryPoint &entryPoint : loaded.module->entryPoints)
+      for (uint32_t width : {16u, 128u}) {
+        LowerOptions options;
+        options.width = width;
+        const runtime::KernelCode code = lowerKernel(*loaded.module, entryPoint, {}, options);
+        EXPECT_EQ(code.registerBytes % 64, 0u) << file << " '" << entryPoint.name << "'";
+      }
+  }
 }
 
 } // namespace
