@@ -160,8 +160,9 @@ TEST_F(Map, MapCountFollowsMapsAndUnmaps) {
 
 TEST_F(Map, UseHostPtrMapReturnsHostPtrPlusOffset) {
   // The pointer returned is derived from host_ptr, which holds the latest bits.
+  // aligned_alloc takes a size that is a multiple of the alignment (C11).
   std::unique_ptr<std::uint8_t, decltype(&std::free)> host(
-      static_cast<std::uint8_t *>(std::aligned_alloc(4096, kSize)), &std::free);
+      static_cast<std::uint8_t *>(std::aligned_alloc(4096, 4096)), &std::free);
   const Bytes data = pattern(kSize, 7);
   std::memcpy(host.get(), data.data(), kSize);
   cl_int err = CL_INVALID_VALUE;
