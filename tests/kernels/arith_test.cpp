@@ -429,7 +429,7 @@ TYPED_TEST(ArithOps, EveryOperatorEveryWidth) {
                                          0x40,
                                          -0x80,
                                          std::int64_t(-1) << (rb * 8 - 1),
-                                         (std::int64_t(1) << (rb * 8 - 1)) - 1};
+                                         std::int64_t((std::uint64_t(1) << (rb * 8 - 1)) - 1)};
       for (size_t e = 0; e < items; ++e)
         for (int j = 0; j < width; ++j) {
           const size_t k = e * width + j;
