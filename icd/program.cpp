@@ -186,15 +186,22 @@ constexpr std::string_view notePrefix = "Lanewise: ";
 constexpr std::string_view compiledObjectNote = "Lanewise: compiled object";
 constexpr std::string_view libraryNote = "Lanewise: library";
 
-// The program binary: the SPIR-V, with a note for compiled objects and
-// libraries so that they come back as what they were. Notes that came with
-// the module (a library linked from an object loaded from its binary) go.
+// The program binary: the SPIR-V module as loaded (normalised and
+// validated, so that any SPIR-V consumer takes it), with a note for compiled
+// objects and libraries so that they come back as what they were. Notes that
+// came with the module (a library linked from an object loaded from its
+// binary) go.
 std::vector<std::byte> programBinary(_cl_program &program) {
   std::lock_guard lock(program.mutex);
-  if (program.il.empty() || program.il.size() % 4)
-    return program.il;
-  std::vector<uint32_t> words(program.il.size() / 4);
-  std::memcpy(words.data(), program.il.data(), program.il.size());
+  std::vector<uint32_t> words;
+  if (program.loaded && !program.loaded->words.empty()) {
+    words = program.loaded->words;
+  } else {
+    if (program.il.empty() || program.il.size() % 4)
+      return program.il;
+    words.resize(program.il.size() / 4);
+    std::memcpy(words.data(), program.il.data(), program.il.size());
+  }
   words = spirv::withoutModuleNotes(words, notePrefix);
   if (program.binaryType == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT)
     words = spirv::withModuleNote(words, compiledObjectNote);

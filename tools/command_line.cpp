@@ -32,8 +32,16 @@ CommandLine parseCommandLine(std::span<char *const> arguments, std::span<const O
       optionsEnded = true;
       continue;
     }
-    if (argument == "-h")
+    std::string alias;
+    if (argument == "-h") {
       argument = "--help";
+    } else if (argument.size() == 2 && argument[1] != '-') {
+      const auto found = std::ranges::find(options, argument[1], &OptionSpec::shortName);
+      if (found != options.end()) {
+        alias = "--" + std::string(found->name);
+        argument = alias;
+      }
+    }
     if (!argument.starts_with("--"))
       throw UsageError("unknown option '" + std::string(argument) + "'");
 

@@ -1,6 +1,6 @@
 // A small parser for the GNU style of long options: "--name", "--name=value",
-// "--name value" for options that need a value, "-h" for "--help" and "--"
-// to end the options.
+// "--name value" for options that need a value, one-letter aliases ("-h" for
+// "--help", "-o FILE"), and "--" to end the options.
 #pragma once
 
 #include <optional>
@@ -20,6 +20,7 @@ enum class OptionValue {
 struct OptionSpec {
   std::string_view name; // without the leading "--"
   OptionValue value;
+  char shortName = 0; // "-o" for "--output"; "-h" is always "--help"
 };
 
 struct ParsedOption {

@@ -9,5 +9,6 @@ namespace lanewise::cli {
 int infoCommand(std::span<char *const> arguments);
 int execCommand(std::span<char *const> arguments);
 int runCommand(std::span<char *const> arguments);
+int compileCommand(std::span<char *const> arguments);
 
 } // namespace lanewise::cli

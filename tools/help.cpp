@@ -2,7 +2,9 @@
 
 #include "errors.h"
 
+#include <cctype>
 #include <cstdio>
+#include <string>
 
 namespace lanewise::cli {
 
@@ -15,7 +17,8 @@ SYNOPSIS
     lanewise info
     lanewise exec [OPTIONS] PROGRAM [ARGUMENTS...]
     lanewise run FILE.cl|FILE.spv --kernel NAME --global X[,Y,Z] [OPTIONS]
-    lanewise help [COMMAND]
+    lanewise compile FILE.cl|- [-o FILE.spv] [-- BUILD_OPTIONS...]
+    lanewise help [--man] [COMMAND]
     lanewise --help | --version
 
 DESCRIPTION
@@ -29,7 +32,11 @@ DESCRIPTION
     run     builds one kernel from a file, runs it once on arguments
             described on the command line or in a file, and prints the
             buffers asked for.
-    help    prints the manual page of a command, as COMMAND --help does.
+    compile compiles OpenCL C to a SPIR-V module that Lanewise has
+            validated and built; it also serves as the OpenCL-CTS's
+            offline compiler.
+    help    prints the manual page of a command, as COMMAND --help does;
+            with --man, as man(7) source.
 
 OPTIONS
     -h, --help
@@ -50,6 +57,7 @@ EXAMPLES
     lanewise info
     lanewise exec clinfo -l
     lanewise exec --check ./my-opencl-app --size 1024
+    lanewise compile saxpy.cl -o saxpy.spv -- -cl-std=CL3.0
     lanewise run square.cl --kernel square --global 16 \
         --arg out=buffer:int:16 --arg in=buffer:int:16:range=0 --print out
 
@@ -312,6 +320,76 @@ EXIT STATUS
         not fit the kernel
 )";
 
+constexpr std::string_view compilePage = R"(NAME
+    lanewise compile - compile OpenCL C to SPIR-V for Lanewise
+
+SYNOPSIS
+    lanewise compile FILE.cl|- [-o FILE.spv] [--build-options OPTIONS]
+                     [-- BUILD_OPTIONS...]
+    lanewise compile --source=FILE.cl --output=FILE.spv
+                     [--mode=spir-v|binary] [--cl-device-info=FILE]
+                     [-- BUILD_OPTIONS...]
+
+DESCRIPTION
+    Compiles an OpenCL C program with the compiler driver of
+    clCreateProgramWithSource (clang-14 and Lanewise's translator, with
+    its fixes for what llvm-spirv-14 translates wrongly, and the same disk
+    cache), builds it for the Lanewise device, and writes the module: the
+    SPIR-V that Lanewise validated and built, normalised so that SPIR-V
+    validators (spirv-val) accept it too. A program that does not build,
+    or that Lanewise cannot execute, is not written: the build log says
+    why. The build log's warnings go to standard error.
+
+    The second form is the offline-compiler interface of the OpenCL-CTS
+    (test_common/harness/cl_offline_compiler-interface.txt): run a CTS
+    binary with
+        --compilation-mode spir-v --compilation-program "lanewise compile"
+        --compilation-cache-path DIR
+    and it compiles each kernel through this command and loads the module
+    with clCreateProgramWithIL. A Lanewise program binary is the same
+    SPIR-V module, so --compilation-mode binary works as well.
+
+OPTIONS
+    -o FILE, --output=FILE
+        Where to write the module; "-" for standard output. The default is
+        FILE.cl with the extension .spv; standard input needs -o.
+    --build-options=OPTIONS
+        OpenCL build options (-D, -I, -cl-std=, -cl-fast-relaxed-math,
+        -g, ...), as clBuildProgram takes them. The operands after "--"
+        are build options too.
+    --source=FILE
+        The source file, instead of an operand.
+    --mode=spir-v|binary
+        What the CTS asks for; both produce the same module.
+    --cl-device-info=FILE
+        The CTS's device description (KEY=VALUE lines). A device with
+        other than 64-bit addresses is refused; another device name is
+        warned about, since the module is built for Lanewise's device.
+    -h, --help
+        Print this page.
+
+ENVIRONMENT
+    LANEWISE_LIBRARY
+        The liblanewise.so to use instead of the installed or built one.
+    LANEWISE_CACHE_DIR, LANEWISE_CACHE, LANEWISE_CLANG, LANEWISE_LLVM_SPIRV
+        How OpenCL C is compiled and cached (docs/using.md).
+
+EXAMPLES
+    lanewise compile vector_add.cl
+        writes vector_add.spv
+    lanewise compile reduce.cl -o reduce.spv -- -cl-std=CL3.0 -DTILE=16
+    cat kernel.cl | lanewise compile - -o - | spirv-dis
+    test_basic --compilation-mode spir-v \
+        --compilation-program "lanewise compile" \
+        --compilation-cache-path /tmp/cts-cache vload_global
+
+EXIT STATUS
+    0   the module was written
+    1   the program did not build (the build log follows the message), or
+        an OpenCL call or the write failed
+    2   the command line is wrong, or a file cannot be read
+)";
+
 } // namespace
 
 std::optional<std::string_view> helpPage(std::string_view command) {
@@ -323,7 +401,64 @@ std::optional<std::string_view> helpPage(std::string_view command) {
     return execPage;
   if (command == "run")
     return runPage;
+  if (command == "compile")
+    return compilePage;
   return std::nullopt;
+}
+
+std::string manPage(std::string_view command) {
+  const std::string_view page = helpPage(command).value_or(toolPage);
+  std::string title = "LANEWISE";
+  for (char c : command)
+    title += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (!command.empty())
+    title.insert(8, "-");
+  std::string roff = ".TH " + title + " 1 \"\" \"lanewise " LANEWISE_VERSION "\" \"Lanewise\"\n";
+  bool inSection = false, inName = false;
+  size_t start = 0;
+  while (start < page.size()) {
+    size_t end = page.find('\n', start);
+    if (end == std::string_view::npos)
+      end = page.size();
+    std::string_view line = page.substr(start, end - start);
+    start = end + 1;
+    // A heading starts at the first column; its body is indented by four
+    // and kept as laid out (no filling), so that lists and examples stay.
+    if (!line.empty() && line.front() != ' ') {
+      roff += inSection ? ".fi\n" : "";
+      roff += ".SH " + std::string(line) + "\n";
+      inName = line == "NAME";
+      roff += inName ? "" : ".nf\n";
+      inSection = !inName;
+      continue;
+    }
+    if (line.starts_with("    "))
+      line.remove_prefix(4);
+    if (inName && line.empty())
+      continue;
+    std::string text(line);
+    // NAME is what whatis(1) reads: the page's own name, "lanewise-run".
+    if (inName && !command.empty() && text.starts_with("lanewise "))
+      text[8] = '-';
+    std::string escaped = text.starts_with('.') || text.starts_with('\'') ? "\\&" : "";
+    for (char c : text) {
+      if (c == '\\')
+        escaped += "\\e";
+      else if (c == '-')
+        escaped += "\\-";
+      else
+        escaped += c;
+    }
+    roff += escaped + "\n";
+  }
+  roff += inSection ? ".fi\n" : "";
+  return roff;
+}
+
+int printManPage(std::string_view command) {
+  const std::string roff = manPage(command);
+  std::fwrite(roff.data(), 1, roff.size(), stdout);
+  return exitSuccess;
 }
 
 int printHelp(std::string_view command) {

@@ -22,20 +22,24 @@ constexpr Command commands[] = {
     {"info", infoCommand},
     {"exec", execCommand},
     {"run", runCommand},
+    {"compile", compileCommand},
 };
 
+// help [--man] [COMMAND]: the page as text, or as man(7) source.
 int help(std::span<char *const> arguments) {
-  if (arguments.empty())
-    return printHelp("");
-  if (arguments.size() > 1 || !helpPage(arguments[0]))
-    throw UsageError("no manual page for '" + std::string(arguments[0]) +
-                     "' (the commands: info, exec, run)");
-  return printHelp(arguments[0]);
+  const bool man = !arguments.empty() && std::string_view(arguments[0]) == "--man";
+  if (man)
+    arguments = arguments.subspan(1);
+  const std::string_view command = arguments.empty() ? "" : arguments[0];
+  if (arguments.size() > 1 || !helpPage(command))
+    throw UsageError("no manual page for '" + std::string(command) +
+                     "' (the commands: info, exec, run, compile)");
+  return man ? printManPage(command) : printHelp(command);
 }
 
 int dispatch(std::span<char *const> arguments, std::string &commandName) {
   if (arguments.empty())
-    throw UsageError("no command (the commands: info, exec, run, help)");
+    throw UsageError("no command (the commands: info, exec, run, compile, help)");
   const std::string_view first = arguments[0];
   if (first == "--help" || first == "-h" || first == "help")
     return help(arguments.subspan(1));
@@ -49,7 +53,7 @@ int dispatch(std::span<char *const> arguments, std::string &commandName) {
       return command.run(arguments.subspan(1));
     }
   throw UsageError("unknown command '" + std::string(first) +
-                   "' (the commands: info, exec, run, help)");
+                   "' (the commands: info, exec, run, compile, help)");
 }
 
 } // namespace

@@ -113,6 +113,17 @@ std::string deviceText(cl_device_id device, cl_device_info param) {
   });
 }
 
+std::string buildLog(cl_program program, cl_device_id device) {
+  size_t size = 0;
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+  std::string log(size, '\0');
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  log = log.c_str();
+  while (!log.empty() && log.back() == '\n')
+    log.pop_back();
+  return log;
+}
+
 LanewiseDevice findLanewiseDevice() {
   cl_uint count = 0;
   const cl_int status = clGetPlatformIDs(0, nullptr, &count);

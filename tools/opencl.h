@@ -4,7 +4,9 @@
 
 #include <CL/cl.h>
 
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace lanewise::cli {
@@ -31,6 +33,22 @@ template <typename T> std::vector<T> deviceValues(cl_device_id device, cl_device
   check(clGetDeviceInfo(device, param, size, values.data(), nullptr), "clGetDeviceInfo");
   return values;
 }
+
+// Owning handles: each releases its object when it goes.
+template <typename Handle, cl_int (*release)(Handle)> struct Releaser {
+  void operator()(Handle handle) const { release(handle); }
+};
+template <typename Handle, cl_int (*release)(Handle)>
+using Owned = std::unique_ptr<std::remove_pointer_t<Handle>, Releaser<Handle, release>>;
+using Context = Owned<cl_context, clReleaseContext>;
+using Queue = Owned<cl_command_queue, clReleaseCommandQueue>;
+using Program = Owned<cl_program, clReleaseProgram>;
+using Kernel = Owned<cl_kernel, clReleaseKernel>;
+using Buffer = Owned<cl_mem, clReleaseMemObject>;
+using Event = Owned<cl_event, clReleaseEvent>;
+
+// The program's build log for the device, without trailing newlines.
+std::string buildLog(cl_program program, cl_device_id device);
 
 struct LanewiseDevice {
   cl_platform_id platform = nullptr;

@@ -25,19 +25,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Owning handles: each releases its object when it goes.
-template <typename Handle, cl_int (*release)(Handle)> struct Releaser {
-  void operator()(Handle handle) const { release(handle); }
-};
-template <typename Handle, cl_int (*release)(Handle)>
-using Owned = std::unique_ptr<std::remove_pointer_t<Handle>, Releaser<Handle, release>>;
-using Context = Owned<cl_context, clReleaseContext>;
-using Queue = Owned<cl_command_queue, clReleaseCommandQueue>;
-using Program = Owned<cl_program, clReleaseProgram>;
-using Kernel = Owned<cl_kernel, clReleaseKernel>;
-using Buffer = Owned<cl_mem, clReleaseMemObject>;
-using Event = Owned<cl_event, clReleaseEvent>;
-
 std::vector<OptionSpec> runOptions() {
   std::vector<OptionSpec> options{
       {"help", OptionValue::None},
@@ -130,17 +117,6 @@ bool isSpirv(const fs::path &path, const std::string &contents) {
   if (contents.size() >= sizeof first)
     std::memcpy(&first, contents.data(), sizeof first);
   return path.extension() == ".spv" || first == magic;
-}
-
-std::string buildLog(cl_program program, cl_device_id device) {
-  size_t size = 0;
-  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-  std::string log(size, '\0');
-  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-  log = log.c_str();
-  while (!log.empty() && log.back() == '\n')
-    log.pop_back();
-  return log;
 }
 
 Program buildProgram(cl_context context, cl_device_id device, const RunDescription &description) {

@@ -7,7 +7,7 @@ lanewise=$1
 failures=0
 fail() { echo "help check: $*"; failures=$((failures + 1)); }
 
-for command in "" info exec run; do
+for command in "" info exec run compile; do
   page=$("$lanewise" $command --help 2>&1)
   status=$?
   [ $status -eq 0 ] || fail "'lanewise $command --help' exited with $status"
@@ -16,6 +16,16 @@ for command in "" info exec run; do
   done
   name="lanewise${command:+ $command}"
   grep -q "^    $name - " <<<"$page" || fail "'lanewise $command --help' does not name '$name'"
+  # The same page as man(7) source: its title, its sections, and NAME as
+  # whatis(1) reads it ("lanewise-run \- ...").
+  man=$("$lanewise" help --man $command)
+  upper=$(tr a-z A-Z <<<"$command")
+  grep -q "^\.TH LANEWISE${command:+-$upper} 1 " <<<"$man" || fail "'help --man $command' has no .TH"
+  for section in NAME SYNOPSIS DESCRIPTION "EXIT STATUS"; do
+    grep -qx "\.SH $section" <<<"$man" || fail "'help --man $command' has no .SH $section"
+  done
+  grep -qF "lanewise${command:+\\-$command} \\- " <<<"$man" ||
+    fail "'help --man $command' does not name lanewise${command:+-$command} in NAME"
   if [ -n "$command" ]; then
     [ "$("$lanewise" help $command)" = "$page" ] || fail "'lanewise help $command' differs"
     [ "$("$lanewise" $command -h)" = "$page" ] || fail "'lanewise $command -h' differs"
@@ -41,6 +51,7 @@ expect_usage_error() {
 expect_usage_error "no command"
 expect_usage_error "unknown command 'frobnicate'" frobnicate
 expect_usage_error "no manual page for 'frobnicate'" help frobnicate
+expect_usage_error "no manual page for 'frobnicate'" help --man frobnicate
 expect_usage_error "unknown option '--bogus'" run --bogus
 expect_usage_error "option '--kernel' needs a value" run k.cl --kernel
 expect_usage_error "option '--deterministic' takes no value" exec --deterministic=1 true

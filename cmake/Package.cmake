@@ -1,0 +1,44 @@
+# The Debian package. In a build folder:
+#
+#   cpack -G DEB      # lanewise_<version>_amd64.deb
+#
+# It installs into /usr: the library and its translator, the ICD loader's
+# entry in /etc/OpenCL/vendors, the lanewise command, its manual pages and
+# the documentation. Its dependencies come from dpkg-shlibdeps (oneTBB,
+# LLVM 14, LLVMSPIRVLib, the C++ runtime, and the ICD loader, which the
+# lanewise command links).
+include(GNUInstallDirs)
+
+set(lanewise_doc_dir ${CMAKE_INSTALL_DATAROOTDIR}/doc/lanewise)
+install(FILES README.md CHANGELOG.md DESTINATION ${lanewise_doc_dir})
+install(DIRECTORY docs/ DESTINATION ${lanewise_doc_dir} FILES_MATCHING PATTERN "*.md")
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME lanewise)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_VENDOR Lanewise)
+set(CPACK_PACKAGE_CONTACT "Lanewise developers")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "OpenCL 3.0 platform for CPUs, with a checked mode")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+    "Lanewise is an OpenCL ICD that runs OpenCL kernels on the CPU. It takes
+SPIR-V and OpenCL C (through clang-14), lowers each kernel to a lane-vector
+bytecode and runs the work-items of a work-group in lockstep as SIMD lanes,
+with sub-groups as slices of those lanes.
+
+Its checked mode reports out-of-bounds accesses, races, uninitialised
+reads, barrier divergence and sub-group misuse with their source lines.
+The lanewise command runs programs and kernels on it and compiles OpenCL C
+to SPIR-V, also as the OpenCL-CTS offline compiler.")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION libs)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_STRIP_FILES ON)
+# clang-14 compiles OpenCL C source programs; SPIR-V programs need nothing.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "clang-14")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "clinfo")
+# The virtual package of OpenCL drivers, as Debian's own ICDs provide it.
+set(CPACK_DEBIAN_PACKAGE_PROVIDES "opencl-icd")
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_LIST_DIR}/debian/conffiles)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+include(CPack)
