@@ -180,15 +180,19 @@ int compile(const CompileRequest &request) {
   cl_int status = CL_SUCCESS;
   const Context context(clCreateContext(nullptr, 1, &lanewise.device, nullptr, nullptr, &status));
   check(status, "clCreateContext");
-  const char *text = source.c_str();
-  const size_t length = source.size();
+  const std::string named =
+      request.source == "-" ? source : namedSource(request.source, source);
+  const char *text = named.c_str();
+  const size_t length = named.size();
   const Program program(clCreateProgramWithSource(context.get(), 1, &text, &length, &status));
   check(status, "clCreateProgramWithSource");
 
   // A build, not only a compilation: the module must be one Lanewise can
   // execute, every kernel lowered, before it is written.
-  status = clBuildProgram(program.get(), 1, &lanewise.device, request.buildOptions.c_str(),
-                          nullptr, nullptr);
+  const std::string options =
+      request.source == "-" ? request.buildOptions
+                            : includeFolderOption(request.source) + " " + request.buildOptions;
+  status = clBuildProgram(program.get(), 1, &lanewise.device, options.c_str(), nullptr, nullptr);
   const std::string log = buildLog(program.get(), lanewise.device);
   const std::string name = request.source == "-" ? "standard input" : "'" + request.source + "'";
   if (status != CL_SUCCESS)

@@ -2,6 +2,7 @@
 
 #include "errors.h"
 
+#include <filesystem>
 #include <utility>
 
 namespace lanewise::cli {
@@ -111,6 +112,25 @@ std::string deviceText(cl_device_id device, cl_device_info param) {
   return infoText([&](size_t size, void *value, size_t *sizeReturn) {
     return clGetDeviceInfo(device, param, size, value, sizeReturn);
   });
+}
+
+std::string namedSource(const std::string &path, const std::string &text) {
+  std::string name;
+  for (char c : path) {
+    if (c == '"' || c == '\\')
+      name += '\\';
+    name += c;
+  }
+  return "#line 1 \"" + name + "\"\n" + text;
+}
+
+std::string includeFolderOption(const std::string &path) {
+  std::string folder = std::filesystem::path(path).parent_path().string();
+  if (folder.empty())
+    folder = ".";
+  if (folder.find('"') != std::string::npos)
+    return {}; // the option syntax has no escape for a quote
+  return "-I \"" + folder + "\"";
 }
 
 std::string buildLog(cl_program program, cl_device_id device) {

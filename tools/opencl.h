@@ -47,6 +47,15 @@ using Kernel = Owned<cl_kernel, clReleaseKernel>;
 using Buffer = Owned<cl_mem, clReleaseMemObject>;
 using Event = Owned<cl_event, clReleaseEvent>;
 
+// OpenCL C from a file, as the CLI gives it to clCreateProgramWithSource:
+// a #line directive first, so that clang's diagnostics and the debug
+// information (the checked mode's source lines) name the user's file, not
+// the library's "program.cl".
+std::string namedSource(const std::string &path, const std::string &text);
+// Build options that add the file's folder to the include path, so that
+// #include "x.h" finds x.h beside the file as a compiler would.
+std::string includeFolderOption(const std::string &path);
+
 // The program's build log for the device, without trailing newlines.
 std::string buildLog(cl_program program, cl_device_id device);
 

@@ -128,14 +128,16 @@ Program buildProgram(cl_context context, cl_device_id device, const RunDescripti
   if (spirv) {
     program.reset(clCreateProgramWithIL(context, contents.data(), contents.size(), &status));
   } else {
-    const char *source = contents.c_str();
-    const size_t length = contents.size();
+    const std::string named = namedSource(path.string(), contents);
+    const char *source = named.c_str();
+    const size_t length = named.size();
     program.reset(clCreateProgramWithSource(context, 1, &source, &length, &status));
   }
   check(status, "loading '" + path.string() + "'");
 
   // Source programs keep their argument names and types for clGetKernelArgInfo.
-  std::string options = spirv ? "" : "-cl-kernel-arg-info";
+  std::string options =
+      spirv ? "" : "-cl-kernel-arg-info " + includeFolderOption(path.string());
   if (description.buildOptions)
     options += " " + *description.buildOptions;
   status = clBuildProgram(program.get(), 1, &device, options.c_str(), nullptr, nullptr);

@@ -57,14 +57,22 @@ status=$?
 [ $status -eq 1 ] || fail "compile broken.cl exited with $status, not 1"
 grep -qF "compiling 'broken.cl' failed: CL_BUILD_PROGRAM_FAILURE" <<<"$errors" ||
   fail "compile broken.cl printed '$errors'"
-grep -q "use of undeclared identifier 'undeclared'" <<<"$errors" ||
-  fail "compile broken.cl did not print clang's diagnostic: '$errors'"
+grep -q "^broken.cl:1:[0-9]*: error: use of undeclared identifier 'undeclared'" <<<"$errors" ||
+  fail "compile broken.cl did not print clang's diagnostic, naming the file: '$errors'"
 [ ! -e broken.spv ] && [ ! -e broken.spv.tmp ] || fail "a failed build left an output file"
 # Warnings reach standard error and the module is still written.
 printf '#warning "mind the gap"\nkernel void warns(global int *p) { p[0] = 2; }\n' >warns.cl
 errors=$("$lanewise" compile warns.cl 2>&1) || fail "compile warns.cl exited with $?"
 grep -qF 'warning: "mind the gap"' <<<"$errors" || fail "compile warns.cl printed '$errors'"
 [ -s warns.spv ] || fail "compile warns.cl wrote no module"
+
+# #include "x.h" finds x.h beside the source file, from any folder.
+mkdir -p sub
+printf '#define FACTOR 4\n#define OFFSET 0\n' >sub/factor.h
+{ printf '#include "factor.h"\n'; cat scale.cl; } >sub/scale.cl
+(cd / && "$lanewise" compile "$work/sub/scale.cl" -o "$work/included.spv") ||
+  fail "a source with an include beside it did not compile"
+expect_run included.spv "0, 4, 8, 12"
 
 # Usage errors: status 2.
 expect_usage() {
