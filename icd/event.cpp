@@ -2,6 +2,7 @@
 
 #include "icd/api.h"
 #include "icd/queue.h"
+#include "runtime/trace.h"
 
 #include <algorithm>
 #include <deque>
@@ -123,7 +124,7 @@ void _cl_event::addCallback(cl_int type, Callback callback, void *data) {
 
 void _cl_event::setStatus(cl_int status) {
   std::vector<PendingCallback> due;
-  std::vector<_cl_event *> dependents;
+  std::vector<Dependent> dependents;
   const bool finishing = status <= CL_COMPLETE;
   {
     std::lock_guard lock(mutex_);
@@ -154,8 +155,8 @@ void _cl_event::setStatus(cl_int status) {
     finished_.notify_all();
   for (const PendingCallback &c : due)
     c.callback(this, status < 0 ? status : c.type, c.data);
-  for (_cl_event *dependent : dependents)
-    dependent->dependencyFinished(status < 0);
+  for (const Dependent &dependent : dependents)
+    dependent.event->dependencyFinished(dependent.inherits && status < 0);
 }
 
 void _cl_event::setUserStatus(cl_int status) {
@@ -164,14 +165,14 @@ void _cl_event::setUserStatus(cl_int status) {
   releaseOwner();
 }
 
-void _cl_event::dependOn(_cl_event *other) {
+void _cl_event::dependOn(_cl_event *other, bool inherits) {
   std::lock_guard lock(other->mutex_);
   if (other->status_ <= CL_COMPLETE) {
-    if (other->status_ < 0)
+    if (other->status_ < 0 && inherits)
       failedDependency_ = true;
     return;
   }
-  other->dependents_.push_back(this);
+  other->dependents_.push_back({this, inherits});
   pendingDependencies_.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -188,11 +189,63 @@ void _cl_event::dependencyFinished(bool failed) {
     runOnExecutor([this] { execute(); });
 }
 
+namespace {
+
+// The name of a command type, for the trace.
+std::string commandName(cl_command_type type) {
+  switch (type) {
+  case CL_COMMAND_NDRANGE_KERNEL:
+    return "kernel";
+  case CL_COMMAND_TASK:
+    return "task";
+  case CL_COMMAND_READ_BUFFER:
+    return "read buffer";
+  case CL_COMMAND_WRITE_BUFFER:
+    return "write buffer";
+  case CL_COMMAND_COPY_BUFFER:
+    return "copy buffer";
+  case CL_COMMAND_READ_BUFFER_RECT:
+    return "read buffer rect";
+  case CL_COMMAND_WRITE_BUFFER_RECT:
+    return "write buffer rect";
+  case CL_COMMAND_COPY_BUFFER_RECT:
+    return "copy buffer rect";
+  case CL_COMMAND_FILL_BUFFER:
+    return "fill buffer";
+  case CL_COMMAND_MAP_BUFFER:
+    return "map buffer";
+  case CL_COMMAND_UNMAP_MEM_OBJECT:
+    return "unmap";
+  case CL_COMMAND_MIGRATE_MEM_OBJECTS:
+    return "migrate";
+  case CL_COMMAND_MARKER:
+    return "marker";
+  case CL_COMMAND_BARRIER:
+    return "barrier";
+  case CL_COMMAND_NATIVE_KERNEL:
+    return "native kernel";
+  default:
+    return "command " + std::to_string(type);
+  }
+}
+
+} // namespace
+
 void _cl_event::execute() {
   cl_int result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   if (!failedDependency_) {
     setStatus(CL_RUNNING);
+    const bool tracing = lanewise::runtime::trace::enabled() && work_;
+    if (tracing)
+      lanewise::runtime::trace::nameThread("command queue");
+    const double begin = tracing ? lanewise::runtime::trace::now() : 0;
     result = work_ ? work_() : CL_SUCCESS;
+    if (tracing) {
+      lanewise::runtime::trace::slice(
+          "command", traceLabel.empty() ? commandName(commandType) : traceLabel, begin,
+          lanewise::runtime::trace::now(),
+          result == CL_SUCCESS ? std::string() : "\"status\":" + std::to_string(result));
+    }
   }
   work_ = nullptr; // lets go of the objects the command used
   OwnerRef<_cl_command_queue> queue = std::move(queueUntilFinished_);

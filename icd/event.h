@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <vector>
 
 struct _cl_command_queue;
@@ -32,6 +33,8 @@ struct _cl_event : lanewise::icd::Object<_cl_event, lanewise::icd::ObjectKind::E
   // latest commands).
   _cl_command_queue *const queue;
   const cl_command_type commandType;
+  // The command's name in the trace (LANEWISE_TRACE), if not its type's.
+  std::string traceLabel;
 
   cl_int status() const;
   // Blocks until the event is complete or terminated; returns the final status.
@@ -48,8 +51,11 @@ struct _cl_event : lanewise::icd::Object<_cl_event, lanewise::icd::ObjectKind::E
   // Sets the status of a user event: CL_COMPLETE or a negative error.
   void setUserStatus(cl_int status);
 
-  // Makes this command wait for `other`. Only before submit().
-  void dependOn(_cl_event *other);
+  // Makes this command wait for `other`. Only before submit(). If `other`
+  // is terminated, this command is too (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_
+  // WAIT_LIST) when `inherits`: events of a wait list and barriers, not the
+  // mere order of an in-order queue, whose next command still runs.
+  void dependOn(_cl_event *other, bool inherits = true);
   // Hands the command to the executor: it runs once its dependencies are met.
   void submit();
 
@@ -67,7 +73,11 @@ private:
   Work work_;
   std::atomic<int> pendingDependencies_{1}; // 1 until submit()
   std::atomic<bool> failedDependency_{false};
-  std::vector<_cl_event *> dependents_;
+  struct Dependent {
+    _cl_event *event;
+    bool inherits;
+  };
+  std::vector<Dependent> dependents_;
   struct PendingCallback {
     cl_int type;
     Callback callback;

@@ -589,8 +589,9 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kern
                 memory.push_back({reinterpret_cast<std::uint64_t>(values[i].bytes.data()),
                                   values[i].bytes.size(), runtime::CheckSite::Space::Private,
                                   "argument " + std::to_string(i) + " (passed by value)"});
-          // A launch the checked mode aborted at its first finding fails the
-          // command (its event gets a negative status).
+          // A launch the checked mode aborted at its first finding, or the
+          // watchdog stopped, fails the command (its event gets a negative
+          // status).
           if (runtime::launch(*code, range, values, std::move(memory)) ==
               runtime::LaunchResult::Completed)
             return CL_SUCCESS;
@@ -601,7 +602,7 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kern
           return CL_OUT_OF_RESOURCES;
         }
       },
-      event);
+      event, /*blocking=*/false, "kernel " + kernel->info->name);
 }
 
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint numEvents,

@@ -1,6 +1,7 @@
 #include "icd/program.h"
 
 #include "icd/api.h"
+#include "runtime/trace.h"
 #include "spirv/errors.h"
 #include "spirv/compiler.h"
 #include "spirv/linker.h"
@@ -108,6 +109,14 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
   }
   options.specializations = &program.specializations;
   options.checks = checks;
+  if (checks.any() && !program.sourceKey.empty()) {
+    std::string kernels;
+    for (const spirv::EntryPoint &entryPoint : module.entryPoints)
+      if (entryPoint.model == spv::ExecutionModelKernel)
+        kernels += (kernels.empty() ? "" : ", ") + entryPoint.name;
+    options.programLabel = "program " + program.sourceKey.substr(0, 8) + " (kernel" +
+                           (kernels.find(',') == std::string::npos ? " " : "s ") + kernels + ")";
+  }
   bool failed = false;
   for (const spirv::EntryPoint &entryPoint : module.entryPoints) {
     if (entryPoint.model != spv::ExecutionModelKernel)
@@ -159,6 +168,7 @@ cl_int compileSource(_cl_program &program, const std::string &options,
   request.target = compilerTarget(*program.context->device);
   spirv::CompileResult compiled = spirv::compileOpenCLC(request);
   program.buildLog = compiled.log;
+  program.sourceKey = compiled.key;
   switch (compiled.status) {
   case spirv::CompileResult::Status::InvalidOptions:
     return CL_INVALID_BUILD_OPTIONS;
@@ -394,6 +404,9 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint numDevices,
   if (program->attachedKernels > 0)
     return CL_INVALID_OPERATION;
   const std::string optionText = options ? options : "";
+  runtime::trace::Scope traced("build", "clBuildProgram");
+  if (runtime::trace::enabled())
+    traced.args = "\"options\":" + runtime::trace::quoted(optionText);
   cl_int result = CL_SUCCESS;
   {
     std::lock_guard lock(program->mutex);
@@ -465,6 +478,9 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint numDevices,
     embedded.emplace_back(headerNames[i], headers[i]->source);
   }
   const std::string optionText = options ? options : "";
+  runtime::trace::Scope traced("build", "clCompileProgram");
+  if (runtime::trace::enabled())
+    traced.args = "\"options\":" + runtime::trace::quoted(optionText);
   cl_int result;
   {
     std::lock_guard lock(program->mutex);
@@ -528,6 +544,13 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint numDevices,
     const cl_program_binary_type type = programs[i]->binaryType;
     if (type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT && type != CL_PROGRAM_BINARY_TYPE_LIBRARY)
       return fail(CL_INVALID_OPERATION);
+    // The modules as loaded: normalised and validated (llvm-spirv-14's
+    // debug information, which the SPIR-V linker mishandles, is gone; the
+    // line information stays).
+    if (programs[i]->loaded && !programs[i]->loaded->words.empty()) {
+      modules.push_back(programs[i]->loaded->words);
+      continue;
+    }
     const std::vector<std::byte> &il = programs[i]->il;
     std::vector<uint32_t> words(il.size() / 4);
     std::memcpy(words.data(), il.data(), words.size() * 4);

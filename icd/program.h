@@ -46,6 +46,7 @@ struct _cl_program : lanewise::icd::Object<_cl_program, lanewise::icd::ObjectKin
   lanewise::icd::OwnerRef<_cl_context> context;
   const Origin origin;
   std::string source;           // Origin::Source
+  std::string sourceKey;        // its compiler cache key, once compiled
   std::vector<std::byte> il;    // the SPIR-V as given (IL or binary)
 
   std::mutex mutex;

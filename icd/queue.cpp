@@ -16,13 +16,15 @@ void _cl_command_queue::pruneFinished() {
 }
 
 cl_int _cl_command_queue::enqueue(cl_command_type type, std::span<const cl_event> waitList,
-                                  _cl_event::Work work, cl_event *eventReturn, bool blocking) {
+                                  _cl_event::Work work, cl_event *eventReturn, bool blocking,
+                                  std::string traceLabel) {
   auto *event = new _cl_event(this, type, std::move(work));
+  event->traceLabel = std::move(traceLabel);
   {
     std::lock_guard lock(mutex_);
     pruneFinished();
     if (inOrder() && last_)
-      event->dependOn(last_.get());
+      event->dependOn(last_.get(), /*inherits=*/false);
     if (barrier_)
       event->dependOn(barrier_.get());
     for (cl_event other : waitList)
@@ -55,7 +57,7 @@ cl_int _cl_command_queue::enqueueBarrier(cl_command_type type,
       for (cl_event other : waitList)
         event->dependOn(other);
       if (inOrder() && last_)
-        event->dependOn(last_.get());
+        event->dependOn(last_.get(), /*inherits=*/false);
     }
     if (barrier_)
       event->dependOn(barrier_.get());

@@ -25,15 +25,17 @@ struct _cl_command_queue
   // command and answers CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it
   // was terminated.
   cl_int enqueue(cl_command_type type, std::span<const cl_event> waitList, _cl_event::Work work,
-                 cl_event *eventReturn, bool blocking = false);
+                 cl_event *eventReturn, bool blocking = false, std::string traceLabel = {});
   // A barrier waits for every command enqueued before it, and every later
   // command waits for it.
   cl_int enqueueBarrier(cl_command_type type, std::span<const cl_event> waitList,
                         cl_event *eventReturn);
   // Waits for every command enqueued so far. CL_OUT_OF_RESOURCES if the
-  // checked mode aborted a kernel of this queue since the last finish.
+  // checked mode or the watchdog stopped a kernel of this queue since the
+  // last finish.
   cl_int finish();
-  // Set by a kernel command the checked mode aborted (LANEWISE_CHECK_ABORT).
+  // Set by a kernel command the checked mode aborted (LANEWISE_CHECK_ABORT)
+  // or the watchdog stopped (LANEWISE_TIMEOUT).
   std::atomic<bool> kernelAborted{false};
 
 private:

@@ -52,15 +52,33 @@ struct Shape {
   bool operand[4] = {};
 };
 
+// What an instruction does, for the statistics (LANEWISE_STATS).
+enum class Family : std::uint8_t {
+  Memory,     // loads, stores, copies, vloadn / vstoren
+  Atomic,
+  Address,    // pointer arithmetic and casts
+  Integer,    // integer and logical arithmetic, comparisons, selects
+  Float,      // floating-point arithmetic and comparisons
+  Math,       // OpenCL.std functions
+  Conversion,
+  Composite,  // vector and aggregate shuffles, extracts, inserts
+  Group,      // sub-group and work-group operations
+  Other,
+};
+inline constexpr std::size_t familyCount = 10;
+const char *familyName(Family family);
+
 struct Instruction {
   Handler handler = nullptr;
   std::uint32_t result = 0;          // register offset of the result
   std::uint32_t operand[4] = {};     // register offsets of the operands
   std::uint32_t components = 1;      // elements per lane of the result
   std::uint32_t aux = 0;             // handler-specific
+  Family family = Family::Other;
   std::uint64_t immediate = 0;       // handler-specific
   const void *data = nullptr;        // handler-specific, owned by the kernel
   std::uint32_t sourceId = 0;        // the SPIR-V result id, for diagnostics
+  std::uint32_t source = 0;          // KernelCode::sources: its file:line:column
 };
 
 // A copy from one register to another, for a phi on a control-flow edge.
@@ -201,6 +219,12 @@ struct KernelCode {
   std::vector<std::shared_ptr<const void>> tables;
   // The checks the kernel was built with (runtime/check.h); null: none.
   std::shared_ptr<const KernelChecks> checks;
+  // The source positions of instructions ("file:line:column"; [0] is
+  // unknown), for the watchdog's and the crash report's "where".
+  std::vector<std::string> sources{std::string()};
+
+  // The source position of the block's first instruction that has one, or "".
+  const std::string &blockSource(std::uint32_t block) const;
 };
 
 } // namespace lanewise::runtime

@@ -1,6 +1,8 @@
 #include "runtime/check.h"
 
 #include "runtime/execution.h"
+#include "runtime/json.h"
+#include "runtime/problems.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -137,23 +139,6 @@ std::string_view spaceName(CheckSite::Space space) {
     return "generic";
   }
   return "?";
-}
-
-std::string jsonString(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
 }
 
 alignas(64) const std::byte zeros[CheckSession::sinkBytes] = {};
@@ -988,6 +973,7 @@ void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint
       return;
     }
   }
+  countProblem();
   const CheckSite &where = code_.checks->sites[site];
   // The work-item's ids.
   const WorkGroupInfo &g = *s.group;
@@ -1004,6 +990,9 @@ void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint
       where.file.empty() ? "no source line (compile with -g)"
                          : where.file + ":" + std::to_string(where.line) + ":" +
                                std::to_string(where.column);
+  // Two programs of an application are both "program.cl": say which.
+  if (where.file == "program.cl" && !code_.checks->programLabel.empty())
+    location += " of " + code_.checks->programLabel;
   char addressText[64] = "";
   if (place)
     std::snprintf(addressText, sizeof addressText, ", address 0x%" PRIx64, place->address);
@@ -1027,6 +1016,8 @@ void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint
                      ",\"file\":" + jsonString(where.file) +
                      ",\"line\":" + std::to_string(where.line) +
                      ",\"column\":" + std::to_string(where.column);
+  if (!code_.checks->programLabel.empty())
+    json += ",\"program\":" + jsonString(code_.checks->programLabel);
   auto triple = [](const std::uint64_t *v) {
     return "[" + std::to_string(v[0]) + "," + std::to_string(v[1]) + "," + std::to_string(v[2]) +
            "]";

@@ -79,6 +79,9 @@ struct KernelChecks {
   CheckSet checks;
   std::vector<CheckSite> sites;
   std::vector<std::string> argumentNames; // by kernel argument index
+  // For a source without a name of its own (program.cl), which program it
+  // is: "program 3f2a91c0 (kernels a, b)"; empty otherwise.
+  std::string programLabel;
   // The kernel's own __local variables and private variables, by offset.
   struct Variable {
     std::uint64_t offset = 0, size = 0;

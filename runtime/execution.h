@@ -43,6 +43,8 @@ struct WorkGroupInfo {
 };
 
 class CheckSession;
+class Watchdog;
+struct KernelStats;
 
 struct ExecutionState {
   std::byte *registers = nullptr;
@@ -59,6 +61,14 @@ struct ExecutionState {
   CheckSession *check = nullptr; // the launch's checks, when the kernel has any
   // The memory the barriers the warp's lanes wait at order (BarrierFence).
   std::uint32_t barrierFences = 0;
+  // The launch's watchdog (LANEWISE_TIMEOUT), or null; and the backward
+  // branches the warp took, which it is consulted on.
+  const Watchdog *watchdog = nullptr;
+  std::uint64_t backwardBranches = 0;
+  // The instruction the warp runs, for the crash report (runtime/crash.h).
+  const Instruction *current = nullptr;
+  // The kernel's statistics when LANEWISE_STATS is on (runtime/stats.h).
+  KernelStats *stats = nullptr;
 
   template <typename T> T *reg(std::uint32_t offset) const {
     return reinterpret_cast<T *>(registers + offset);

@@ -1,5 +1,8 @@
 #include "runtime/interpreter.h"
 
+#include "runtime/stats.h"
+#include "runtime/watchdog.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -182,6 +185,8 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
   // other warps of the work-group. A sub-group runs as one, so its lanes
   // still reconverge; only whole sub-groups move ahead of the others.
   constexpr std::uint32_t spinBudget = 1u << 12;
+  // How often (in backward branches) the watchdog's clock is read.
+  constexpr std::uint32_t watchdogInterval = 1u << 8;
   constexpr std::uint32_t noFocus = ~0u;
   const std::uint32_t subgroupSize = s.group->subgroupSize;
   const std::uint32_t subgroups = (n + subgroupSize - 1) / subgroupSize;
@@ -257,6 +262,17 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
       control.occupied[block / 64] &= ~(std::uint64_t(1) << (block % 64));
   };
 
+  // With statistics on, the warp's time, its blocks' lanes and its
+  // instructions' time by family are counted.
+  struct WarpTimer {
+    KernelStats *stats;
+    std::uint64_t start;
+    ~WarpTimer() {
+      if (stats)
+        stats->warpTicks.fetch_add(ticks() - start, std::memory_order_relaxed);
+    }
+  } timer{s.stats, s.stats ? ticks() : 0};
+
   Mask lanes{}, taken{}, notTaken{};
   std::uint32_t current = next(lanes);
   while (current != noBlock) {
@@ -272,8 +288,27 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
       copyRegister(copy, s, activeMask);
     const Instruction *instruction = code.instructions.data() + block.firstInstruction;
     const Instruction *end = instruction + block.instructionCount;
-    for (; instruction != end; ++instruction)
-      instruction->handler(*instruction, s);
+    if (s.stats) [[unlikely]] {
+      KernelStats::BlockCounts &counts = s.stats->blocks[current];
+      std::uint64_t active = 0;
+      for (std::uint32_t k = 0; k < words; ++k)
+        active += std::popcount(lanes[k]);
+      counts.runs.fetch_add(1, std::memory_order_relaxed);
+      counts.activeLanes.fetch_add(active, std::memory_order_relaxed);
+      counts.presentLanes.fetch_add(n, std::memory_order_relaxed);
+      for (; instruction != end; ++instruction) {
+        s.current = instruction;
+        const std::uint64_t start = ticks();
+        instruction->handler(*instruction, s);
+        s.stats->familyTicks[static_cast<std::size_t>(instruction->family)].fetch_add(
+            ticks() - start, std::memory_order_relaxed);
+      }
+    } else {
+      for (; instruction != end; ++instruction) {
+        s.current = instruction;
+        instruction->handler(*instruction, s);
+      }
+    }
 
     // Where the active lanes go. A single target reached by every active
     // lane is followed at once when the mask was full: no other lane waits.
@@ -368,6 +403,13 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
       if (single != noBlock)
         arrive(single, lanes.data());
       target = next(lanes);
+    }
+    if (target != noBlock && target <= current &&
+        (++s.backwardBranches % watchdogInterval) == 0 && s.watchdog &&
+        s.watchdog->expired()) {
+      if (together)
+        arrive(target, lanes.data());
+      return WarpStop::Stopped;
     }
     if (target != noBlock && target <= current && ++backEdges == spinBudget) {
       backEdges = 0;

@@ -26,8 +26,9 @@ void resetLanes(const KernelCode &code, const ExecutionState &state, LaneControl
 void releaseBarrier(const ExecutionState &state, LaneControl &control);
 
 // Yielded: the warp gave way to the other warps of its work-group and has
-// lanes ready to run.
-enum class WarpStop { Finished, AtBarrier, Yielded };
+// lanes ready to run. Stopped: the launch's watchdog expired; the lanes are
+// where they were, at a block or a barrier.
+enum class WarpStop { Finished, AtBarrier, Yielded, Stopped };
 
 // Runs the warp's ready lanes until each has returned or reached a
 // work-group barrier. The warp always runs the lowest-numbered block (in

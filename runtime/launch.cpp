@@ -1,7 +1,12 @@
 #include "runtime/launch.h"
 
+#include "runtime/crash.h"
 #include "runtime/interpreter.h"
 #include "runtime/printf.h"
+#include "runtime/problems.h"
+#include "runtime/stats.h"
+#include "runtime/trace.h"
+#include "runtime/watchdog.h"
 
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
@@ -9,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -235,6 +241,8 @@ struct LaunchPlan {
   std::uint64_t serial;
   PrintfLog *printfLog = nullptr;
   CheckSession *check = nullptr;
+  Watchdog *watchdog = nullptr;
+  KernelStats *stats = nullptr;
 };
 
 std::atomic<std::uint64_t> launchCounter{0};
@@ -352,6 +360,39 @@ void checkBarrier(const KernelCode &code, const std::vector<ExecutionState> &sta
   }
 }
 
+// Where the lanes of a stopped work-group stand: for each warp, the lanes
+// waiting at each block, apart from those held at a barrier.
+template <typename ControlOf>
+void recordPositions(const KernelCode &code, const std::vector<ExecutionState> &states,
+                     std::uint32_t warps, ControlOf controlOf, const WorkGroupInfo &group,
+                     Watchdog &watchdog) {
+  const std::uint32_t words = maskWords(code.width);
+  for (std::uint32_t warp = 0; warp < warps; ++warp) {
+    const ExecutionState &s = states[warp];
+    const LaneControl control = controlOf(warp);
+    for (std::uint32_t block = 0; block < code.blocks.size(); ++block) {
+      if (!((control.occupied[block / 64] >> (block % 64)) & 1))
+        continue;
+      const std::uint64_t *waiting = control.waiting + std::size_t(block) * words;
+      for (bool held : {false, true}) {
+        Watchdog::Position position;
+        std::copy(std::begin(group.groupId), std::end(group.groupId), position.group);
+        position.block = block;
+        position.atBarrier = held;
+        position.backwardBranches = s.backwardBranches;
+        for (std::uint32_t lane = 0; lane < s.laneCount; ++lane) {
+          const bool waits = (waiting[lane / 64] >> (lane % 64)) & 1;
+          const bool atBarrier = (control.atBarrier[lane / 64] >> (lane % 64)) & 1;
+          if (waits && atBarrier == held)
+            position.localIds.push_back(s.firstLocalIndex + lane);
+        }
+        if (!position.localIds.empty())
+          watchdog.record(std::move(position));
+      }
+    }
+  }
+}
+
 void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t linearGroup) {
   const KernelCode &code = plan.code;
   const NDRange &range = plan.range;
@@ -429,6 +470,9 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     s.asyncReached = context.asyncReached.data() + std::size_t(warp) * code.asyncCopySites;
     s.check = plan.check;
     s.barrierFences = 0;
+    s.watchdog = plan.watchdog;
+    s.backwardBranches = 0;
+    s.stats = plan.stats;
     context.localIds.compute(group, s.firstLocalIndex, s.laneCount);
     for (const BuiltinRegister &builtin : code.builtins)
       writeBuiltin(builtin, s, context.localIds);
@@ -462,11 +506,22 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
   // Run every warp to its next barrier; when all are there, release them. A
   // warp that yielded (it spins, waiting for another) runs again after the
   // others had their turn.
+  // The watchdog stops the work-group where its lanes stand: at a backward
+  // branch (runWarp), or at a barrier.
+  auto stopped = [&] {
+    if (!plan.watchdog || !plan.watchdog->expired())
+      return false;
+    recordPositions(code, states, warps, controlOf, group, *plan.watchdog);
+    return true;
+  };
   for (;;) {
     bool anyAtBarrier = false, anyYielded = false;
     for (std::uint32_t warp = 0; warp < warps; ++warp) {
       LaneControl control = controlOf(warp);
-      switch (runWarp(code, states[warp], control, warps > 1)) {
+      runningWarp = {&code, &states[warp]};
+      const WarpStop stop = runWarp(code, states[warp], control, warps > 1);
+      runningWarp = {};
+      switch (stop) {
       case WarpStop::AtBarrier:
         anyAtBarrier = true;
         break;
@@ -475,10 +530,15 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
         break;
       case WarpStop::Finished:
         break;
+      case WarpStop::Stopped:
+        stopped();
+        return;
       }
       if (plan.check && plan.check->aborted())
         return;
     }
+    if ((anyYielded || anyAtBarrier) && stopped())
+      return;
     if (anyYielded)
       continue;
     if (!anyAtBarrier)
@@ -574,6 +634,14 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
   }
   if (totalGroups == 0)
     return LaunchResult::Completed;
+  installCrashReporter();
+  plan.stats = statsFor(code);
+  static const double timeout = timeoutFromEnvironment();
+  std::unique_ptr<Watchdog> watchdog;
+  if (timeout > 0) {
+    watchdog = std::make_unique<Watchdog>(timeout);
+    plan.watchdog = watchdog.get();
+  }
   std::unique_ptr<PrintfLog> printfLog;
   if (code.usesPrintf) {
     printfLog = std::make_unique<PrintfLog>();
@@ -581,15 +649,34 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
   }
 
   // Each worker keeps its context from launch to launch.
+  const bool tracing = trace::enabled();
   auto runGroups = [&](std::uint64_t first, std::uint64_t end) {
     static thread_local WorkerContext context;
     prepareContext(context, plan);
+    if (tracing)
+      trace::nameThread("worker");
     for (std::uint64_t g = first; g != end; ++g) {
       if (plan.check && plan.check->aborted())
         return;
+      if (plan.watchdog && plan.watchdog->stopped()) {
+        plan.watchdog->countUnstarted(end - g);
+        return;
+      }
+      const double begin = tracing ? trace::now() : 0;
       runWorkGroup(context, plan, g);
+      if (tracing) {
+        const std::uint64_t x = g % plan.groups[0], y = g / plan.groups[0] % plan.groups[1],
+                            z = g / (plan.groups[0] * plan.groups[1]);
+        trace::slice("work-group",
+                     "group (" + std::to_string(x) + "," + std::to_string(y) + "," +
+                         std::to_string(z) + ")",
+                     begin, trace::now(),
+                     "\"kernel\":" + trace::quoted(code.name) +
+                         ",\"launch\":" + std::to_string(plan.serial));
+      }
     }
   };
+  const auto started = std::chrono::steady_clock::now();
   if (deterministic())
     runGroups(0, totalGroups);
   else
@@ -601,10 +688,27 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
   // (OpenCL C 3.0, 6.15.14.1).
   if (printfLog)
     printfLog->write();
+  if (plan.stats) {
+    plan.stats->launches.fetch_add(1, std::memory_order_relaxed);
+    plan.stats->workItems.fetch_add(range.global[0] * range.global[1] * range.global[2],
+                                    std::memory_order_relaxed);
+    plan.stats->nanoseconds.fetch_add(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
+                                                             started)
+            .count(),
+        std::memory_order_relaxed);
+  }
   if (session) {
     session->finish();
     if (session->aborted())
       return LaunchResult::Aborted;
+  }
+  if (watchdog && watchdog->stopped()) {
+    countProblem();
+    const std::string report = watchdog->report(code);
+    std::fputs(report.c_str(), stderr);
+    std::fflush(stderr);
+    return LaunchResult::TimedOut;
   }
   return LaunchResult::Completed;
 }

@@ -26,7 +26,8 @@ struct ArgumentValue {
 
 enum class LaunchResult : std::uint8_t {
   Completed,
-  Aborted, // the checked mode stopped it at its first finding (LANEWISE_CHECK_ABORT)
+  Aborted,  // the checked mode stopped it at its first finding (LANEWISE_CHECK_ABORT)
+  TimedOut, // the watchdog stopped it (LANEWISE_TIMEOUT); the report is out
 };
 
 // Runs every work-group of `range`; returns when all have finished. Work-groups

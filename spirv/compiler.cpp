@@ -239,6 +239,12 @@ std::vector<uint32_t> toWords(const std::string &bytes) {
   return words;
 }
 
+// LANEWISE_CHECK_OPTIMIZE=1: the checked mode keeps clang's optimisations.
+bool keepOptimisationUnderChecks() {
+  const char *text = std::getenv("LANEWISE_CHECK_OPTIMIZE");
+  return text && *text && std::string_view(text) != "0";
+}
+
 } // namespace
 
 const std::optional<Toolchain> &findToolchain() {
@@ -308,6 +314,15 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
       result.unknown = word;
       return result;
     }
+  }
+  // Under any check, findings should name source lines and see what the
+  // source does: debug information, and no clang optimisation (which folds a
+  // read of an uninitialised variable into a constant), unless
+  // LANEWISE_CHECK_OPTIMIZE=1 keeps the optimisation.
+  if ((result.checks | runtime::CheckSet::fromEnvironment()).any()) {
+    result.debugInfo = true;
+    if (!keepOptimisationUnderChecks())
+      optimisation = "-O0";
   }
   std::string extensions = "-cl-ext=-all";
   for (const std::string &extension : target.extensions)
@@ -395,6 +410,7 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
     cacheable &= translated.clang[i] != "-I";
   const std::optional<fs::path> cache = cacheable ? cacheDirectory() : std::nullopt;
   const std::string name = key.hex();
+  result.key = name;
   if (cache) {
     std::string bytes, log;
     if (readFile(*cache / (name + ".spv"), bytes) && unsealed(bytes) && isSpirv(bytes)) {

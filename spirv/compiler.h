@@ -51,6 +51,7 @@ struct CompileResult {
   std::vector<uint32_t> spirv;
   std::string log; // clang's diagnostics, verbatim, or the reason for the failure
   bool fromCache = false;
+  std::string key; // the cache key (hex): what the program is, for reports
 };
 
 // Compiles `request` to SPIR-V (1.4 at most). Never throws.

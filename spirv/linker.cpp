@@ -3,9 +3,63 @@
 #include <spirv-tools/libspirv.hpp>
 #include <spirv-tools/linker.hpp>
 
+#include <spirv/unified1/spirv.hpp>
+
+#include <unordered_set>
+
 namespace lanewise::spirv {
 
-LinkResult linkModules(const std::vector<std::vector<uint32_t>> &modules, bool library) {
+namespace {
+
+constexpr size_t headerWords = 5;
+
+// Calls f(opcode, words of the instruction) for each instruction.
+template <typename F> void forEachInstruction(std::vector<uint32_t> &words, F &&f) {
+  for (size_t at = headerWords; at < words.size();) {
+    const uint32_t count = words[at] >> 16;
+    if (count == 0 || at + count > words.size())
+      return;
+    f(static_cast<spv::Op>(words[at] & 0xffff), &words[at]);
+    at += count;
+  }
+}
+
+// Whether every OpLine names an OpString of the module.
+bool linesNameStrings(std::vector<uint32_t> words) {
+  std::unordered_set<uint32_t> strings;
+  forEachInstruction(words, [&](spv::Op op, uint32_t *instruction) {
+    if (op == spv::OpString)
+      strings.insert(instruction[1]);
+  });
+  bool valid = true;
+  forEachInstruction(words, [&](spv::Op op, uint32_t *instruction) {
+    if (op == spv::OpLine)
+      valid &= strings.count(instruction[1]) != 0;
+  });
+  return valid;
+}
+
+// SPIRV-Tools' linker (2023.1, as Debian 12 has it; SPIRV-Tools issue
+// #5747) shifts the ids of every module after the first by the id bounds of
+// the modules before it, but not the file operand of OpLine, which then
+// names some other instruction. The operands are shifted here, as the
+// linker would have.
+std::vector<std::vector<uint32_t>> withLinesShifted(std::vector<std::vector<uint32_t>> modules) {
+  uint32_t shift = 0;
+  for (std::vector<uint32_t> &words : modules) {
+    if (words.size() < headerWords)
+      return modules;
+    if (shift)
+      forEachInstruction(words, [&](spv::Op op, uint32_t *instruction) {
+        if (op == spv::OpLine)
+          instruction[1] += shift;
+      });
+    shift += words[3] - 1; // the id bound
+  }
+  return modules;
+}
+
+LinkResult link(const std::vector<std::vector<uint32_t>> &modules, bool library) {
   LinkResult result;
   spvtools::Context context(SPV_ENV_UNIVERSAL_1_4);
   context.SetMessageConsumer([&](spv_message_level_t, const char *, const spv_position_t &position,
@@ -19,6 +73,17 @@ LinkResult linkModules(const std::vector<std::vector<uint32_t>> &modules, bool l
   options.SetAllowPartialLinkage(library);
   result.ok = spvtools::Link(context, modules, &result.words, options) == SPV_SUCCESS;
   return result;
+}
+
+} // namespace
+
+LinkResult linkModules(const std::vector<std::vector<uint32_t>> &modules, bool library) {
+  LinkResult shifted = link(withLinesShifted(modules), library);
+  if (!shifted.ok || linesNameStrings(shifted.words))
+    return shifted;
+  // A linker that shifts OpLine itself.
+  LinkResult plain = link(modules, library);
+  return plain.ok && linesNameStrings(plain.words) ? plain : shifted;
 }
 
 } // namespace lanewise::spirv

@@ -320,6 +320,9 @@ constexpr uint32_t defaultSubgroupSize = 16;
 // whole built-in variable.
 constexpr uint32_t wholeBuiltin = 0xFFFFFFFFu;
 
+bool isConversion(spv::Op op);
+runtime::Family familyOf(const Instruction &instruction);
+
 class KernelLowering {
 public:
   KernelLowering(const Module &module, const EntryPoint &entryPoint,
@@ -710,6 +713,7 @@ private:
 
   // ---- emission ----
   const Instruction *current_ = nullptr; // the SPIR-V instruction being lowered
+  std::unordered_map<uint32_t, uint32_t> sourceIndices_; // Module::locations -> code_.sources
 
   void emit(Handler handler, uint32_t result, std::initializer_list<uint32_t> operands,
             uint32_t components, uint32_t aux = 0, uint64_t immediate = 0,
@@ -727,7 +731,25 @@ private:
     instruction.immediate = immediate;
     instruction.data = data;
     instruction.sourceId = current_ ? current_->result : 0;
+    instruction.source = sourceIndex();
+    instruction.family = current_ ? familyOf(*current_) : runtime::Family::Other;
     code_.instructions.push_back(instruction);
+  }
+
+  // The index in code_.sources of the current instruction's position.
+  uint32_t sourceIndex() {
+    if (!current_)
+      return 0;
+    const SourceLocation *location = module_.location(*current_);
+    if (!location || !location->known())
+      return 0;
+    auto [entry, added] =
+        sourceIndices_.try_emplace(current_->location, static_cast<uint32_t>(code_.sources.size()));
+    if (added) {
+      std::string text = location->text();
+      code_.sources.push_back(text.starts_with("./") ? text.substr(2) : text);
+    }
+    return entry->second;
   }
 
   // Copies every register of `from` into `to` (same type).
@@ -1088,6 +1110,92 @@ bool isConversion(spv::Op op) {
   }
 }
 
+// The statistics' family of a SPIR-V instruction (runtime::Family).
+runtime::Family familyOf(const Instruction &instruction) {
+  using runtime::Family;
+  const spv::Op op = instruction.opcode;
+  auto within = [&](spv::Op first, spv::Op last) { return op >= first && op <= last; };
+  if (op == spv::OpExtInst) {
+    const uint32_t number = instruction.operands.at(1);
+    if (number >= 171 && number <= 181) // vloadn .. vstorea_halfn_r
+      return Family::Memory;
+    if (number == 182 || number == 183) // shuffle, shuffle2
+      return Family::Composite;
+    return number == 184 ? Family::Other : Family::Math; // printf
+  }
+  if (within(spv::OpAtomicLoad, spv::OpAtomicXor) ||
+      within(spv::OpAtomicFlagTestAndSet, spv::OpAtomicFlagClear) || op == spv::OpAtomicFAddEXT ||
+      op == spv::OpAtomicFMinEXT || op == spv::OpAtomicFMaxEXT)
+    return Family::Atomic;
+  if (within(spv::OpGroupAll, spv::OpGroupSMax) ||
+      within(spv::OpGroupNonUniformElect, spv::OpGroupNonUniformQuadSwap) ||
+      within(spv::OpSubgroupShuffleINTEL, spv::OpSubgroupImageBlockWriteINTEL))
+    return Family::Group;
+  switch (op) {
+  case spv::OpLoad:
+  case spv::OpStore:
+  case spv::OpCopyMemory:
+  case spv::OpCopyMemorySized:
+  case spv::OpGroupAsyncCopy:
+  case spv::OpGroupWaitEvents:
+    return Family::Memory;
+  case spv::OpVariable:
+  case spv::OpAccessChain:
+  case spv::OpInBoundsAccessChain:
+  case spv::OpPtrAccessChain:
+  case spv::OpInBoundsPtrAccessChain:
+  case spv::OpConvertPtrToU:
+  case spv::OpConvertUToPtr:
+  case spv::OpPtrCastToGeneric:
+  case spv::OpGenericCastToPtr:
+  case spv::OpGenericCastToPtrExplicit:
+  case spv::OpPtrDiff:
+  case spv::OpPtrEqual:
+  case spv::OpPtrNotEqual:
+    return Family::Address;
+  case spv::OpQuantizeToF16:
+  case spv::OpBitcast:
+    return Family::Conversion;
+  case spv::OpVectorExtractDynamic:
+  case spv::OpVectorInsertDynamic:
+  case spv::OpVectorShuffle:
+  case spv::OpCompositeConstruct:
+  case spv::OpCompositeExtract:
+  case spv::OpCompositeInsert:
+  case spv::OpCopyObject:
+  case spv::OpCopyLogical:
+    return Family::Composite;
+  case spv::OpFNegate:
+  case spv::OpFAdd:
+  case spv::OpFSub:
+  case spv::OpFMul:
+  case spv::OpFDiv:
+  case spv::OpFRem:
+  case spv::OpFMod:
+  case spv::OpVectorTimesScalar:
+  case spv::OpDot:
+  case spv::OpIsNan:
+  case spv::OpIsInf:
+  case spv::OpIsFinite:
+  case spv::OpIsNormal:
+  case spv::OpSignBitSet:
+  case spv::OpLessOrGreater:
+  case spv::OpOrdered:
+  case spv::OpUnordered:
+    return Family::Float;
+  default:
+    break;
+  }
+  if (isConversion(op))
+    return Family::Conversion;
+  if (within(spv::OpFOrdEqual, spv::OpFUnordGreaterThanEqual))
+    return Family::Float;
+  if (within(spv::OpSNegate, spv::OpSMulExtended) || within(spv::OpAny, spv::OpBitCount))
+    return Family::Integer;
+  return Family::Other;
+}
+
+
 // Operations whose result is undefined where an operand is: element-wise
 // arithmetic, bitwise, comparison and conversion instructions, copies, and
 // the element-wise functions of OpenCL.std (not the vector loads and stores,
@@ -1257,6 +1365,7 @@ runtime::KernelCode KernelLowering::run() {
   const Function *kernel = module_.function(entryPoint_.function);
   if (options_.checks.any()) {
     checks_ = std::make_shared<runtime::KernelChecks>();
+    checks_->programLabel = options_.programLabel;
     checks_->checks = options_.checks;
     for (const auto &parameter : kernel->parameters)
       checks_->argumentNames.push_back(nameOf(parameter.first));

@@ -43,6 +43,9 @@ struct LowerOptions {
   uint32_t width = 128; // lanes per warp
   const SpecializationValues *specializations = nullptr;
   runtime::CheckSet checks; // the checked mode's instructions to emit
+  // How reports name the program when its source has no name of its own
+  // ("program.cl"): "program 3f2a91c0 (kernels a, b)".
+  std::string programLabel;
 };
 
 // Throws LoadError (Invalid) naming the kernel and the instruction when the

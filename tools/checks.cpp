@@ -13,13 +13,34 @@ namespace {
 constexpr std::array<std::string_view, 7> names{"bounds",    "uninit",    "races",   "barriers",
                                                 "subgroups", "alignment", "division"};
 
-constexpr std::array<OptionSpec, 5> options{{
+constexpr std::array<OptionSpec, 10> options{{
     {"check", OptionValue::Optional},
     {"check-file", OptionValue::Required},
     {"check-json", OptionValue::Required},
     {"check-abort", OptionValue::None},
+    {"check-optimize", OptionValue::None},
+    {"check-exitcode", OptionValue::Required},
     {"deterministic", OptionValue::None},
+    {"timeout", OptionValue::Required},
+    {"stats", OptionValue::None},
+    {"trace", OptionValue::Required},
 }};
+
+int parseExitCode(const std::string &text) {
+  char *end = nullptr;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value < 0 || value > 255)
+    throw UsageError("--check-exitcode takes a status from 0 to 255, not '" + text + "'");
+  return static_cast<int>(value);
+}
+
+std::string parseSeconds(const std::string &text) {
+  char *end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(value >= 0) || value > 1e9)
+    throw UsageError("--timeout takes a number of seconds (0 for none), not '" + text + "'");
+  return text;
+}
 
 std::vector<std::string> splitList(std::string_view list) {
   std::vector<std::string> items;
@@ -58,16 +79,32 @@ std::string validateCheckList(std::string_view list) {
 }
 
 void CheckSettings::applyToEnvironment() const {
-  if (checks)
+  if (checks) {
     setVariable("LANEWISE_CHECK", *checks);
+    // PyOpenCL keeps program binaries between runs and would hand back one
+    // built without the checks (nor their debug information).
+    ::setenv("PYOPENCL_NO_CACHE", "1", 0);
+  }
   if (reportFile)
     setVariable("LANEWISE_CHECK_FILE", *reportFile);
   if (jsonFile)
     setVariable("LANEWISE_CHECK_JSON", *jsonFile);
   if (abortOnFinding)
     setVariable("LANEWISE_CHECK_ABORT", "1");
+  if (keepOptimisation)
+    setVariable("LANEWISE_CHECK_OPTIMIZE", "1");
+  if (exitCode)
+    setVariable("LANEWISE_CHECK_EXITCODE", std::to_string(*exitCode));
+  else if (!std::getenv("LANEWISE_CHECK_EXITCODE"))
+    setVariable("LANEWISE_CHECK_EXITCODE", std::to_string(defaultExitCode));
   if (deterministic)
     setVariable("LANEWISE_DETERMINISTIC", "1");
+  if (timeout)
+    setVariable("LANEWISE_TIMEOUT", *timeout);
+  if (stats)
+    setVariable("LANEWISE_STATS", "1");
+  if (traceFile)
+    setVariable("LANEWISE_TRACE", *traceFile);
 }
 
 std::span<const OptionSpec> checkOptions() { return options; }
@@ -81,8 +118,18 @@ bool applyCheckOption(const ParsedOption &option, CheckSettings &settings) {
     settings.jsonFile = *option.value;
   else if (option.name == "check-abort")
     settings.abortOnFinding = true;
+  else if (option.name == "check-optimize")
+    settings.keepOptimisation = true;
+  else if (option.name == "check-exitcode")
+    settings.exitCode = parseExitCode(*option.value);
   else if (option.name == "deterministic")
     settings.deterministic = true;
+  else if (option.name == "timeout")
+    settings.timeout = parseSeconds(*option.value);
+  else if (option.name == "stats")
+    settings.stats = true;
+  else if (option.name == "trace")
+    settings.traceFile = *option.value;
   else
     return false;
   return true;

@@ -24,12 +24,22 @@ struct CheckSettings {
   std::optional<std::string> reportFile; // LANEWISE_CHECK_FILE
   std::optional<std::string> jsonFile;   // LANEWISE_CHECK_JSON
   bool abortOnFinding = false;           // LANEWISE_CHECK_ABORT=1
+  bool keepOptimisation = false;         // LANEWISE_CHECK_OPTIMIZE=1
+  std::optional<int> exitCode;           // LANEWISE_CHECK_EXITCODE
   bool deterministic = false;            // LANEWISE_DETERMINISTIC=1
+  std::optional<std::string> timeout;    // LANEWISE_TIMEOUT, in seconds
+  bool stats = false;                    // LANEWISE_STATS=1
+  std::optional<std::string> traceFile;  // LANEWISE_TRACE
 
   // Sets the variables of the settings that are given; leaves the others as
-  // the environment has them.
+  // the environment has them, except LANEWISE_CHECK_EXITCODE, which is
+  // defaultExitCode unless the environment or --check-exitcode sets it.
   void applyToEnvironment() const;
 };
+
+// The exit status of 'run' and 'exec' when a kernel had a finding or was
+// stopped by the watchdog.
+constexpr int defaultExitCode = 3;
 
 // The options that set CheckSettings, shared by 'exec' and 'run'.
 std::span<const OptionSpec> checkOptions();

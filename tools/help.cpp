@@ -137,6 +137,29 @@ OPTIONS
         (LANEWISE_CHECK_JSON).
     --check-abort
         Abort at the first finding (LANEWISE_CHECK_ABORT=1).
+    --check-optimize
+        Keep clang's optimisations under the checks
+        (LANEWISE_CHECK_OPTIMIZE=1). By default, with any check on, OpenCL
+        C programs are built with -g and without optimisations
+        (-cl-opt-disable), so that findings name source lines and reads the
+        optimiser would fold away are seen; kernels then run slower.
+    --check-exitcode=N
+        The exit status of a process in which a kernel had a finding or
+        was stopped by the watchdog (LANEWISE_CHECK_EXITCODE=N; 0: the
+        program's own). Without the option: 3, unless the environment sets
+        LANEWISE_CHECK_EXITCODE.
+    --timeout=SECONDS
+        Stop a launch that runs longer (LANEWISE_TIMEOUT): its command
+        fails with CL_OUT_OF_RESOURCES, clFinish answers the same, and a
+        report names the kernel and where its unfinished work-items stand.
+    --stats
+        Print statistics of every kernel when the program ends
+        (LANEWISE_STATS=1): launches, time, lane utilisation with the
+        worst blocks, and time by instruction family.
+    --trace=FILE
+        Write a Chrome trace of the commands, builds and work-groups to
+        FILE when the program ends (LANEWISE_TRACE), for Perfetto or
+        chrome://tracing.
     --deterministic
         Run work-groups in order on one thread (LANEWISE_DETERMINISTIC=1).
     -h, --help
@@ -158,11 +181,15 @@ EXAMPLES
     lanewise exec --check=bounds,uninit --check-file=report.txt ./app
         Runs ./app with two checks on; findings go to report.txt.
     lanewise exec --deterministic python3 my_pyopencl_script.py
+    lanewise exec --timeout=60 --trace=trace.json ./app
 
 EXIT STATUS
-    The exit status of PROGRAM; 127 when PROGRAM is not found, 126 when it
-    cannot be run, 1 when the library is not found, 2 when the command line
-    is wrong.
+    The exit status of PROGRAM, or 3 (--check-exitcode) when a kernel had a
+    finding or was stopped by the watchdog; 127 when PROGRAM is not found,
+    126 when it cannot be run, 1 when the library is not found, 2 when the
+    command line is wrong. A kernel's invalid memory access in the default
+    mode ends PROGRAM as it would on any platform (SIGSEGV), after a report
+    of the kernel, the source line and the work-item.
 )";
 
 constexpr std::string_view runPage = R"(NAME
@@ -173,7 +200,9 @@ SYNOPSIS
                  [--local X[,Y,Z]] [--build-options "OPTIONS"]
                  [--arg SPEC]... [--args-file PATH]... [--print NAME|INDEX]...
                  [--seed N] [--check[=LIST]] [--check-file=PATH]
-                 [--check-json=PATH] [--check-abort] [--deterministic]
+                 [--check-json=PATH] [--check-abort] [--check-optimize]
+                 [--check-exitcode=N] [--timeout=SECONDS] [--stats]
+                 [--trace=FILE] [--deterministic]
 
 DESCRIPTION
     Builds FILE on Lanewise (the only platform, as with lanewise exec):
@@ -268,6 +297,8 @@ OPTIONS
         The work-group size; left to the platform when absent.
     --build-options "OPTIONS"
         More options for clBuildProgram (-D NAME=VALUE, -cl-std=CL3.0...).
+        OpenCL C is always built with -g, so that reports name FILE's
+        lines; "#include" finds headers beside FILE.
     --arg SPEC
         The next kernel argument (see ARGUMENT SPECS); repeat for each.
     --args-file PATH
@@ -279,8 +310,13 @@ OPTIONS
         The seed of random= (default 1); each buffer's values depend only
         on the seed and the argument's index.
     --check[=LIST], --check-file=PATH, --check-json=PATH, --check-abort,
+    --check-optimize, --check-exitcode=N, --stats, --trace=FILE,
     --deterministic
-        The checked mode and deterministic execution, as for lanewise exec.
+        The checked mode, statistics, the trace and deterministic
+        execution, as for lanewise exec.
+    --timeout=SECONDS
+        The watchdog, as for lanewise exec; on by default here: 60 s, unless
+        LANEWISE_TIMEOUT says otherwise (0: none).
     -h, --help
         Print this page.
 
@@ -318,6 +354,10 @@ EXIT STATUS
     1   the build or an OpenCL call failed (the message names it)
     2   the command line, a SPEC or the run description is wrong, or does
         not fit the kernel
+    3   the kernel had a checked-mode finding, or the watchdog stopped it
+        (--check-exitcode changes the status)
+    A kernel's invalid memory access in the default mode ends the command
+    with SIGSEGV, after a report of the source line and the work-item.
 )";
 
 constexpr std::string_view compilePage = R"(NAME

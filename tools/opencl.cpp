@@ -1,7 +1,9 @@
 #include "opencl.h"
 
 #include "errors.h"
+#include "text.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <utility>
 
@@ -124,7 +126,18 @@ std::string namedSource(const std::string &path, const std::string &text) {
   return "#line 1 \"" + name + "\"\n" + text;
 }
 
-std::string includeFolderOption(const std::string &path) {
+std::string includeFolderOption(const std::string &path, const std::string &text) {
+  // Only for a source that includes something: builds with -I folders are
+  // not cached (clang reads the folders).
+  bool includes = false;
+  for (size_t start = 0; start < text.size() && !includes;) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view line = trimmed(std::string_view(text).substr(start, end - start));
+    includes = line.starts_with('#') && trimmed(line.substr(1)).starts_with("include");
+    start = end + 1;
+  }
+  if (!includes)
+    return {};
   std::string folder = std::filesystem::path(path).parent_path().string();
   if (folder.empty())
     folder = ".";

@@ -52,9 +52,10 @@ using Event = Owned<cl_event, clReleaseEvent>;
 // information (the checked mode's source lines) name the user's file, not
 // the library's "program.cl".
 std::string namedSource(const std::string &path, const std::string &text);
-// Build options that add the file's folder to the include path, so that
-// #include "x.h" finds x.h beside the file as a compiler would.
-std::string includeFolderOption(const std::string &path);
+// For a source with an #include directive, the build option that adds the
+// file's folder to the include path, so that #include "x.h" finds x.h
+// beside the file as a compiler would; else nothing.
+std::string includeFolderOption(const std::string &path, const std::string &text);
 
 // The program's build log for the device, without trailing newlines.
 std::string buildLog(cl_program program, cl_device_id device);

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -24,6 +25,9 @@ namespace lanewise::cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Seconds a launch of 'lanewise run' may take before the watchdog stops it.
+constexpr int defaultRunTimeout = 60;
 
 std::vector<OptionSpec> runOptions() {
   std::vector<OptionSpec> options{
@@ -135,9 +139,10 @@ Program buildProgram(cl_context context, cl_device_id device, const RunDescripti
   }
   check(status, "loading '" + path.string() + "'");
 
-  // Source programs keep their argument names and types for clGetKernelArgInfo.
+  // Source programs keep their argument names and types for
+  // clGetKernelArgInfo, and their source lines for the reports (-g).
   std::string options =
-      spirv ? "" : "-cl-kernel-arg-info " + includeFolderOption(path.string());
+      spirv ? "" : "-cl-kernel-arg-info -g " + includeFolderOption(path.string(), contents);
   if (description.buildOptions)
     options += " " + *description.buildOptions;
   status = clBuildProgram(program.get(), 1, &device, options.c_str(), nullptr, nullptr);
@@ -416,13 +421,17 @@ void enqueueAndWait(cl_command_queue queue, cl_kernel kernel, const RunDescripti
     sizes += ", local " + sizesText(*description.local);
   check(status, "clEnqueueNDRangeKernel (" + sizes + ")");
   const Event owned(event);
-  check(clWaitForEvents(1, &event), "running kernel '" + *description.kernel + "'");
+  // A command that failed makes clWaitForEvents answer
+  // CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST; its own status says why.
+  const cl_int waited = clWaitForEvents(1, &event);
   cl_int executionStatus = CL_COMPLETE;
   check(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof executionStatus,
                        &executionStatus, nullptr),
         "clGetEventInfo");
   if (executionStatus < 0)
-    throw Failure("kernel '" + *description.kernel + "' failed: " + errorName(executionStatus));
+    throw Failure("kernel '" + *description.kernel + "' failed: " + errorName(executionStatus) +
+                  " (the report above says why)");
+  check(waited, "running kernel '" + *description.kernel + "'");
 }
 
 void printBuffer(cl_command_queue queue, const ArgumentInfo &argument,
@@ -443,7 +452,12 @@ void printBuffer(cl_command_queue queue, const ArgumentInfo &argument,
 }
 
 int run(const RunDescription &description) {
-  description.checks.applyToEnvironment();
+  // The watchdog is on unless the environment or --timeout says otherwise,
+  // so that a kernel that never ends does not hang the command.
+  CheckSettings settings = description.checks;
+  if (!settings.timeout && !std::getenv("LANEWISE_TIMEOUT"))
+    settings.timeout = std::to_string(defaultRunTimeout);
+  settings.applyToEnvironment();
   selectLanewiseOnly();
   const LanewiseDevice lanewise = findLanewiseDevice();
   cl_int status = CL_SUCCESS;

@@ -185,6 +185,12 @@ RunDescription mergeRunDescriptions(RunDescription earlier, RunDescription later
   replace(merged.checks.jsonFile, later.checks.jsonFile);
   merged.checks.abortOnFinding = merged.checks.abortOnFinding || later.checks.abortOnFinding;
   merged.checks.deterministic = merged.checks.deterministic || later.checks.deterministic;
+  merged.checks.keepOptimisation =
+      merged.checks.keepOptimisation || later.checks.keepOptimisation;
+  replace(merged.checks.exitCode, later.checks.exitCode);
+  replace(merged.checks.timeout, later.checks.timeout);
+  merged.checks.stats = merged.checks.stats || later.checks.stats;
+  replace(merged.checks.traceFile, later.checks.traceFile);
   for (ArgumentSpec &argument : later.arguments)
     merged.arguments.push_back(std::move(argument));
   for (std::string &print : later.prints)

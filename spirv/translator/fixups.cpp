@@ -40,6 +40,10 @@ size_t replaceFreeze(llvm::Module &module) {
 // switches (SPIRVSwitch::validate: "BB->isBasicBlock() || BB->isForward()").
 // The selector is zero-extended to the next standard width and every case
 // value with it: distinct values stay distinct, so the same case is taken.
+// A selector that is a truncation of a standard-width value (the usual
+// form) becomes that value masked to the selector's bits instead, so that no
+// narrow integer type is left: the module then needs no
+// SPV_INTEL_arbitrary_precision_integers, which SPIR-V validators reject.
 size_t widenSwitchSelectors(llvm::Module &module) {
   size_t count = 0;
   for (llvm::Function &function : module)
@@ -53,7 +57,17 @@ size_t widenSwitchSelectors(llvm::Module &module) {
       const unsigned wide = width < 8 ? 8 : width < 16 ? 16 : width < 32 ? 32 : 64;
       llvm::IRBuilder<> builder(sw);
       llvm::IntegerType *type = builder.getIntNTy(wide);
-      sw->setCondition(builder.CreateZExt(sw->getCondition(), type));
+      llvm::Value *narrow = sw->getCondition();
+      auto *truncation = llvm::dyn_cast<llvm::TruncInst>(narrow);
+      if (truncation && truncation->getSrcTy()->getIntegerBitWidth() >= wide) {
+        llvm::Value *source = builder.CreateTrunc(truncation->getOperand(0), type);
+        sw->setCondition(builder.CreateAnd(
+            source, llvm::ConstantInt::get(type, llvm::APInt::getLowBitsSet(wide, width))));
+        if (truncation->use_empty())
+          truncation->eraseFromParent();
+      } else {
+        sw->setCondition(builder.CreateZExt(narrow, type));
+      }
       for (auto &branch : sw->cases())
         branch.setValue(llvm::ConstantInt::get(type->getContext(),
                                                branch.getCaseValue()->getValue().zext(wide)));

@@ -25,7 +25,7 @@ namespace {
 
 // Raised whenever the fix-ups change, so that the driver's cache (keyed by
 // the --version line) does not serve SPIR-V translated without them.
-constexpr int kFixUpRevision = 3;
+constexpr int kFixUpRevision = 4;
 
 const std::map<std::string_view, SPIRV::ExtensionID> &extensionsByName() {
   static const std::map<std::string_view, SPIRV::ExtensionID> table = {

@@ -50,6 +50,12 @@ cmp -s piped.spv scale.spv || fail "the module from standard input differs from 
   fail "compile private_array.cl exited with $?"
 spirv-val private_array.spv || fail "spirv-val rejects private_array.spv"
 
+# A switch clang narrows to an i2 comes out without arbitrary-precision
+# integers, which spirv-val rejects (the CTS's ifp_core kernel has one).
+"$lanewise" compile "$kernels/narrow_switch.cl" -o narrow_switch.spv ||
+  fail "compile narrow_switch.cl exited with $?"
+spirv-val narrow_switch.spv || fail "spirv-val rejects narrow_switch.spv"
+
 # A program that does not build: status 1, the build log, no output file.
 printf 'kernel void broken(global int *p) { p[0] = undeclared; }\n' >broken.cl
 errors=$("$lanewise" compile broken.cl -o broken.spv 2>&1)

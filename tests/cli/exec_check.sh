@@ -7,7 +7,8 @@ library=$2
 failures=0
 fail() { echo "exec check: $*"; failures=$((failures + 1)); }
 unset LANEWISE_CHECK LANEWISE_CHECK_FILE LANEWISE_CHECK_JSON LANEWISE_CHECK_ABORT \
-      LANEWISE_DETERMINISTIC
+      LANEWISE_DETERMINISTIC LANEWISE_CHECK_EXITCODE LANEWISE_TIMEOUT LANEWISE_STATS LANEWISE_TRACE \
+      LANEWISE_CHECK_OPTIMIZE
 
 # clinfo -l lists the platforms the loader offers: Lanewise alone, even where
 # the machine has others (a vendors folder with PoCL, when it is installed).
@@ -25,13 +26,17 @@ grep -q "Platform #0: Lanewise" <<<"$out" || fail "'exec clinfo -l' does not lis
 # The environment the program gets.
 out=$("$lanewise" exec env)
 grep -qx "OCL_ICD_VENDORS=$library" <<<"$out" || fail "OCL_ICD_VENDORS is not $library"
-grep -q "^LANEWISE_CHECK" <<<"$out" && fail "checks are set without --check"
+grep -q "^LANEWISE_CHECK=" <<<"$out" && fail "checks are set without --check"
+grep -qx "LANEWISE_CHECK_EXITCODE=3" <<<"$out" || fail "the exit status for findings is not 3"
 out=$("$lanewise" exec --check env)
 grep -qx "LANEWISE_CHECK=all" <<<"$out" || fail "--check does not set LANEWISE_CHECK=all"
 out=$("$lanewise" exec --check=bounds,races --check-file=report.txt --check-json=findings.jsonl \
-      --check-abort --deterministic env -0 | tr '\0' '\n')
+      --check-abort --deterministic --check-optimize --check-exitcode=7 --timeout=2.5 --stats \
+      --trace=t.json env -0 | tr '\0' '\n')
 for variable in LANEWISE_CHECK=bounds,races LANEWISE_CHECK_FILE=report.txt \
-                LANEWISE_CHECK_JSON=findings.jsonl LANEWISE_CHECK_ABORT=1 LANEWISE_DETERMINISTIC=1; do
+                LANEWISE_CHECK_JSON=findings.jsonl LANEWISE_CHECK_ABORT=1 LANEWISE_DETERMINISTIC=1 \
+                LANEWISE_CHECK_OPTIMIZE=1 LANEWISE_CHECK_EXITCODE=7 LANEWISE_TIMEOUT=2.5 \
+                LANEWISE_STATS=1 LANEWISE_TRACE=t.json; do
   grep -qx "$variable" <<<"$out" || fail "the options do not set $variable"
 done
 
