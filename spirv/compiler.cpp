@@ -112,6 +112,7 @@ std::optional<Toolchain> locate() {
     return std::nullopt;
   runProcess({toolchain.llvmSpirv, "--version"}, translatorVersion);
   toolchain.identity = firstLine(clangVersion) + " | " + firstLine(translatorVersion);
+  toolchain.lanewiseTranslator = translatorVersion.rfind("lanewise-llvm-spirv ", 0) == 0;
   return toolchain;
 }
 
@@ -321,8 +322,10 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
   // LANEWISE_CHECK_OPTIMIZE=1 keeps the optimisation.
   if ((result.checks | runtime::CheckSet::fromEnvironment()).any()) {
     result.debugInfo = true;
-    if (!keepOptimisationUnderChecks())
+    if (!keepOptimisationUnderChecks() && optimisation != "-O0") {
       optimisation = "-O0";
+      result.promoteVariables = true;
+    }
   }
   std::string extensions = "-cl-ext=-all";
   for (const std::string &extension : target.extensions)
@@ -399,6 +402,9 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
     key.add(argument);
   for (const std::string &macro : translated.undefine)
     key.add("-U" + macro);
+  const bool promote = translated.promoteVariables && toolchain->lanewiseTranslator;
+  if (promote)
+    key.add("--lanewise-promote-variables");
   key.add(request.source);
   for (const auto &[name, text] : request.headers) {
     key.add(name);
@@ -488,11 +494,13 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
     return result;
   }
   std::string translatorOutput;
-  const int translatorStatus =
-      runProcess({toolchain->llvmSpirv, "--spirv-max-version=1.4", translatorExtensionOption(),
-                  "--preserve-ocl-kernel-arg-type-metadata-through-string",
-                  "--spirv-allow-extra-diexpressions", bitcode.string(), "-o", spirvFile.string()},
-                 translatorOutput);
+  std::vector<std::string> translator = {
+      toolchain->llvmSpirv, "--spirv-max-version=1.4", translatorExtensionOption(),
+      "--preserve-ocl-kernel-arg-type-metadata-through-string",
+      "--spirv-allow-extra-diexpressions", bitcode.string(), "-o", spirvFile.string()};
+  if (promote)
+    translator.push_back("--lanewise-promote-variables");
+  const int translatorStatus = runProcess(translator, translatorOutput);
   std::string bytes;
   if (translatorStatus != 0 || !readFile(spirvFile, bytes) || !isSpirv(bytes)) {
     result.status = CompileResult::Status::Failure;

@@ -19,6 +19,7 @@ struct Toolchain {
   std::string clang, llvmSpirv;
   int majorVersion = 0;
   std::string identity; // versions of both tools, part of the cache key
+  bool lanewiseTranslator = false; // lanewise-llvm-spirv, with options of its own
 };
 
 // Finds the tools: LANEWISE_CLANG and LANEWISE_LLVM_SPIRV when set (the
@@ -64,6 +65,9 @@ struct TranslatedOptions {
   std::string unknown;
   std::string unsupportedStandard; // a -cl-std the device does not offer
   bool debugInfo = false;
+  // The checked mode's -O0 build: the translator promotes local variables
+  // to SSA values (lanewise-llvm-spirv --lanewise-promote-variables).
+  bool promoteVariables = false;
   // Feature macros the default header defines but the device does not
   // offer: #undef after the header.
   std::vector<std::string> undefine;

@@ -1,10 +1,14 @@
 #include "fixups.h"
 
+#include <algorithm>
+
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/PromoteMemToReg.h>
 
 namespace lanewise::translator {
 namespace {
@@ -96,6 +100,51 @@ size_t splatSelectConditions(llvm::Module &module) {
 }
 
 } // namespace
+
+namespace {
+
+// Whether every read of the variable comes after a write of it on every path
+// (a store dominates each load). Only such variables are promoted: mem2reg
+// turns a read before any write into `undef`, which it then folds (a phi of
+// `undef` and 1 is 1), and the checked mode would not see the read. The
+// others stay in memory, where the checked mode sees them read.
+bool writtenBeforeRead(llvm::AllocaInst *variable, const llvm::DominatorTree &dominators) {
+  std::vector<llvm::StoreInst *> stores;
+  std::vector<llvm::LoadInst *> loads;
+  for (llvm::User *user : variable->users()) {
+    if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user))
+      stores.push_back(store);
+    else if (auto *load = llvm::dyn_cast<llvm::LoadInst>(user))
+      loads.push_back(load);
+  }
+  for (llvm::LoadInst *load : loads)
+    if (std::none_of(stores.begin(), stores.end(), [&](llvm::StoreInst *store) {
+          return dominators.dominates(store, load);
+        }))
+      return false;
+  return true;
+}
+
+} // namespace
+
+size_t promoteVariables(llvm::Module &module) {
+  size_t count = 0;
+  for (llvm::Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    llvm::DominatorTree dominators(function);
+    std::vector<llvm::AllocaInst *> variables;
+    for (llvm::Instruction &instruction : function.getEntryBlock())
+      if (auto *variable = llvm::dyn_cast<llvm::AllocaInst>(&instruction))
+        if (llvm::isAllocaPromotable(variable) && writtenBeforeRead(variable, dominators))
+          variables.push_back(variable);
+    if (variables.empty())
+      continue;
+    llvm::PromoteMemToReg(variables, dominators);
+    count += variables.size();
+  }
+  return count;
+}
 
 std::vector<std::string> fixUp(llvm::Module &module) {
   std::vector<std::string> notes;

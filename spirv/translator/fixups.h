@@ -4,6 +4,7 @@
 // replacement means the same.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -16,5 +17,14 @@ namespace lanewise::translator {
 // Applies every fix-up to `module`. Returns one line per kind of change made
 // ("replaced 3 freeze instructions ..."), for the build log of -v builds.
 std::vector<std::string> fixUp(llvm::Module &module);
+
+// Promotes to SSA values (LLVM's mem2reg) the local variables whose address
+// does not escape and that are written before every read, and nothing else.
+// For the checked mode's unoptimised builds: clang -O0 keeps every variable
+// in memory, which the checked mode pays for at each access; a variable
+// that may be read before it is written stays in memory, where the checked
+// mode sees the read (mem2reg would fold it away). Returns how many were
+// promoted.
+size_t promoteVariables(llvm::Module &module);
 
 } // namespace lanewise::translator

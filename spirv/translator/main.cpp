@@ -2,9 +2,13 @@
 //     [--spirv-ext=-all,+EXT,...] [--preserve-ocl-kernel-arg-type-metadata-through-string]
 //     [--spirv-allow-extra-diexpressions] [--spirv-debug-info-version=legacy]
 //
+//     [--lanewise-promote-variables]
+//
 // The options are llvm-spirv's, so that either program can stand in the
-// compiler driver (LANEWISE_LLVM_SPIRV names another). Exit status 0 on
-// success; otherwise the reason is on standard error.
+// compiler driver (LANEWISE_LLVM_SPIRV names another), and one of its own:
+// --lanewise-promote-variables (fixups.h, for the checked mode's -O0
+// builds). Exit status 0 on success; otherwise the reason is on standard
+// error.
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -25,7 +29,7 @@ namespace {
 
 // Raised whenever the fix-ups change, so that the driver's cache (keyed by
 // the --version line) does not serve SPIR-V translated without them.
-constexpr int kFixUpRevision = 4;
+constexpr int kFixUpRevision = 6;
 
 const std::map<std::string_view, SPIRV::ExtensionID> &extensionsByName() {
   static const std::map<std::string_view, SPIRV::ExtensionID> table = {
@@ -76,6 +80,7 @@ int main(int argc, char **argv) {
   SPIRV::VersionNumber maxVersion = SPIRV::VersionNumber::MaximumVersion;
   SPIRV::TranslatorOpts::ExtensionsStatusMap extensions;
   bool argTypeStrings = false, extraDIExpressions = false, legacyDebugInfo = false;
+  bool promote = false; // Lanewise's own option: promoteVariables() first
   for (int i = 1; i < argc; ++i) {
     const std::string_view argument = argv[i];
     if (argument == "--version") {
@@ -104,6 +109,8 @@ int main(int argc, char **argv) {
       extraDIExpressions = true;
     } else if (argument == "--spirv-debug-info-version=legacy") {
       legacyDebugInfo = true;
+    } else if (argument == "--lanewise-promote-variables") {
+      promote = true;
     } else if (!argument.starts_with("-") && input.empty()) {
       input = argument;
     } else {
@@ -125,6 +132,8 @@ int main(int argc, char **argv) {
     return fail("cannot read the LLVM IR of " + input + ": " + stream.str());
   }
 
+  if (promote)
+    lanewise::translator::promoteVariables(**module);
   lanewise::translator::fixUp(**module);
   std::string verifierMessage;
   llvm::raw_string_ostream verifierStream(verifierMessage);
