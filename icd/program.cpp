@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <system_error>
+#include <thread>
 
 using namespace lanewise;
 using namespace lanewise::icd;
@@ -221,6 +223,48 @@ std::vector<std::byte> programBinary(_cl_program &program) {
   return {bytes, bytes + words.size() * 4};
 }
 
+// Builds the program for its device: compiles a source program, lowers
+// every kernel. The program's mutex is held for the whole build.
+cl_int buildProgram(_cl_program &program, const std::string &optionText) {
+  runtime::trace::Scope traced("build", "clBuildProgram");
+  if (runtime::trace::enabled())
+    traced.args = "\"options\":" + runtime::trace::quoted(optionText);
+  cl_int result = CL_SUCCESS;
+  std::lock_guard lock(program.mutex);
+  program.buildOptions = optionText;
+  program.buildLog.clear();
+  if (program.origin == _cl_program::Origin::Source &&
+      (result = compileSource(program, optionText, {}, false)) != CL_SUCCESS) {
+    program.buildStatus = CL_BUILD_ERROR;
+  } else if (!program.loaded) {
+    program.buildLog = program.loadLog;
+    program.buildStatus = CL_BUILD_ERROR;
+    result = CL_BUILD_PROGRAM_FAILURE;
+  } else {
+    try {
+      std::string log;
+      auto executable = buildExecutable(program, log);
+      program.buildLog += log;
+      if (executable) {
+        program.executable = std::move(executable);
+        program.buildStatus = CL_BUILD_SUCCESS;
+        program.binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+      } else {
+        program.buildStatus = CL_BUILD_ERROR;
+        result = CL_BUILD_PROGRAM_FAILURE;
+      }
+    } catch (const spirv::LoadError &error) {
+      program.buildLog += std::string("error: ") + error.what() + "\n";
+      program.buildStatus = CL_BUILD_ERROR;
+      result = CL_BUILD_PROGRAM_FAILURE;
+    } catch (const std::bad_alloc &) {
+      program.buildStatus = CL_BUILD_ERROR;
+      result = CL_OUT_OF_HOST_MEMORY;
+    }
+  }
+  return result;
+}
+
 // clCompileProgram of a program created from IL (OpenCL 3.0, 5.8.5): the
 // module becomes a compiled object, whose imports another object may define
 // at link time; headers are ignored.
@@ -404,51 +448,38 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint numDevices,
   if (program->attachedKernels > 0)
     return CL_INVALID_OPERATION;
   const std::string optionText = options ? options : "";
-  runtime::trace::Scope traced("build", "clBuildProgram");
-  if (runtime::trace::enabled())
-    traced.args = "\"options\":" + runtime::trace::quoted(optionText);
-  cl_int result = CL_SUCCESS;
-  {
-    std::lock_guard lock(program->mutex);
-    program->buildOptions = optionText;
-    program->buildLog.clear();
-    if (std::string unknown = unknownBuildOption(optionText); !unknown.empty()) {
+  if (std::string unknown = unknownBuildOption(optionText); !unknown.empty()) {
+    {
+      std::lock_guard lock(program->mutex);
+      program->buildOptions = optionText;
       program->buildLog = "error: unknown build option '" + unknown + "'\n";
       program->buildStatus = CL_BUILD_ERROR;
-      result = CL_INVALID_BUILD_OPTIONS;
-    } else if (program->origin == _cl_program::Origin::Source &&
-               (result = compileSource(*program, optionText, {}, false)) != CL_SUCCESS) {
-      program->buildStatus = CL_BUILD_ERROR;
-    } else if (!program->loaded) {
-      program->buildLog = program->loadLog;
-      program->buildStatus = CL_BUILD_ERROR;
-      result = CL_BUILD_PROGRAM_FAILURE;
-    } else {
-      try {
-        std::string log;
-        auto executable = buildExecutable(*program, log);
-        program->buildLog += log;
-        if (executable) {
-          program->executable = std::move(executable);
-          program->buildStatus = CL_BUILD_SUCCESS;
-          program->binaryType = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-        } else {
-          program->buildStatus = CL_BUILD_ERROR;
-          result = CL_BUILD_PROGRAM_FAILURE;
-        }
-      } catch (const spirv::LoadError &error) {
-        program->buildLog += std::string("error: ") + error.what() + "\n";
-        program->buildStatus = CL_BUILD_ERROR;
-        result = CL_BUILD_PROGRAM_FAILURE;
-      } catch (const std::bad_alloc &) {
-        program->buildStatus = CL_BUILD_ERROR;
-        result = CL_OUT_OF_HOST_MEMORY;
-      }
     }
+    if (notify)
+      notify(program, userData);
+    return CL_INVALID_BUILD_OPTIONS;
   }
-  if (notify)
+  if (!notify)
+    return buildProgram(*program, optionText);
+  // With a callback, the build runs on a thread of its own and clBuildProgram
+  // returns at once (OpenCL 3.0, 5.8.3): programs build in parallel. The
+  // thread holds the program until the callback has returned.
+  {
+    std::lock_guard lock(program->mutex);
+    if (program->buildStatus == CL_BUILD_IN_PROGRESS)
+      return CL_INVALID_OPERATION;
+    program->buildStatus = CL_BUILD_IN_PROGRESS;
+  }
+  try {
+    std::thread([owned = OwnerRef<_cl_program>(program), optionText, notify, userData] {
+      buildProgram(*owned.get(), optionText);
+      notify(owned.get(), userData);
+    }).detach();
+  } catch (const std::system_error &) {
+    buildProgram(*program, optionText); // no thread to be had: build here
     notify(program, userData);
-  return result;
+  }
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint numDevices,

@@ -1272,6 +1272,60 @@ TEST_F(SourceProgram, BuildCallbackIsCalledOnce) {
   EXPECT_EQ(clBuildProgram(program, 1, &device, "", nullptr, &dummy), CL_INVALID_VALUE);
 }
 
+// Builds with a callback run on threads of their own (5.8.3: clBuildProgram
+// may return before the build ends), so that one host thread can have
+// several programs building at once; each callback comes once with the
+// final state, also for a program the application released meanwhile.
+TEST_F(SourceProgram, BuildsWithCallbacksRunInParallel) {
+  constexpr int kPrograms = 4;
+  const std::string salt = std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  std::vector<cl_program> programs;
+  std::vector<std::unique_ptr<Notification>> notifications;
+  for (int i = 0; i < kPrograms; ++i) {
+    programs.push_back(source("// " + salt + "\nkernel void k(global int *out) { out[get_global_id(0)] = " +
+                              std::to_string(100 + i) + "; }\n"));
+    ASSERT_NE(programs.back(), nullptr);
+    notifications.push_back(std::make_unique<Notification>());
+    notifications.back()->device = device;
+  }
+  for (int i = 0; i < kPrograms; ++i)
+    ASSERT_EQ(clBuildProgram(programs[i], 1, &device, "", notifyBuilt, notifications[i].get()),
+              CL_SUCCESS);
+  // A second build of a program whose build is under way may be refused;
+  // it must not disturb the first.
+  const cl_int again = clBuildProgram(programs[0], 1, &device, "", nullptr, nullptr);
+  EXPECT_TRUE(again == CL_SUCCESS || again == CL_INVALID_OPERATION) << again;
+
+  // Released before its callback: the build finishes and calls back (the
+  // callback must not use the program: the application let it go).
+  const std::string gone = "// " + salt + "\nkernel void gone(global int *out) { *out = 1; }\n";
+  const char *strings[] = {gone.c_str()};
+  cl_int error = CL_SUCCESS;
+  cl_program released = clCreateProgramWithSource(context, 1, strings, nullptr, &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  std::atomic<int> releasedCalls{0};
+  ASSERT_EQ(clBuildProgram(
+                released, 1, &device, "",
+                [](cl_program, void *calls) { ++*static_cast<std::atomic<int> *>(calls); },
+                &releasedCalls),
+            CL_SUCCESS);
+  ASSERT_EQ(clReleaseProgram(released), CL_SUCCESS);
+
+  for (int i = 0; i < kPrograms; ++i) {
+    waitForNotification(*notifications[i]);
+    std::lock_guard lock(notifications[i]->mutex);
+    EXPECT_EQ(notifications[i]->calls, 1) << i;
+    EXPECT_EQ(notifications[i]->program, programs[i]) << i;
+    EXPECT_EQ(notifications[i]->status, CL_BUILD_SUCCESS) << i;
+  }
+  for (int i = 0; i < kPrograms; ++i)
+    EXPECT_EQ(run<int32_t>(programs[i], "k", 2), (std::vector<int32_t>(2, 100 + i))) << i;
+  for (int wait = 0; wait < 3000 && releasedCalls == 0; ++wait)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(releasedCalls, 1);
+}
+
 // Builds of different programs from 4 host threads at once all succeed.
 TEST_F(SourceProgram, ConcurrentBuildsFromFourThreads) {
   constexpr int kThreads = 4, kPerThread = 2;
