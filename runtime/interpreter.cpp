@@ -185,8 +185,6 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
   // other warps of the work-group. A sub-group runs as one, so its lanes
   // still reconverge; only whole sub-groups move ahead of the others.
   constexpr std::uint32_t spinBudget = 1u << 12;
-  // How often (in backward branches) the watchdog's clock is read.
-  constexpr std::uint32_t watchdogInterval = 1u << 8;
   constexpr std::uint32_t noFocus = ~0u;
   const std::uint32_t subgroupSize = s.group->subgroupSize;
   const std::uint32_t subgroups = (n + subgroupSize - 1) / subgroupSize;
@@ -272,6 +270,9 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
         stats->warpTicks.fetch_add(ticks() - start, std::memory_order_relaxed);
     }
   } timer{s.stats, s.stats ? ticks() : 0};
+  // Read once: the loop below tests them at every block and backward branch.
+  KernelStats *const stats = s.stats;
+  const Watchdog *const watchdog = s.watchdog;
 
   Mask lanes{}, taken{}, notTaken{};
   std::uint32_t current = next(lanes);
@@ -288,8 +289,8 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
       copyRegister(copy, s, activeMask);
     const Instruction *instruction = code.instructions.data() + block.firstInstruction;
     const Instruction *end = instruction + block.instructionCount;
-    if (s.stats) [[unlikely]] {
-      KernelStats::BlockCounts &counts = s.stats->blocks[current];
+    if (stats) [[unlikely]] {
+      KernelStats::BlockCounts &counts = stats->blocks[current];
       std::uint64_t active = 0;
       for (std::uint32_t k = 0; k < words; ++k)
         active += std::popcount(lanes[k]);
@@ -300,7 +301,7 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
         s.current = instruction;
         const std::uint64_t start = ticks();
         instruction->handler(*instruction, s);
-        s.stats->familyTicks[static_cast<std::size_t>(instruction->family)].fetch_add(
+        stats->familyTicks[static_cast<std::size_t>(instruction->family)].fetch_add(
             ticks() - start, std::memory_order_relaxed);
       }
     } else {
@@ -404,15 +405,16 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
         arrive(single, lanes.data());
       target = next(lanes);
     }
-    if (target != noBlock && target <= current &&
-        (++s.backwardBranches % watchdogInterval) == 0 && s.watchdog &&
-        s.watchdog->expired()) {
-      if (together)
-        arrive(target, lanes.data());
-      return WarpStop::Stopped;
-    }
     if (target != noBlock && target <= current && ++backEdges == spinBudget) {
       backEdges = 0;
+      // The watchdog (LANEWISE_TIMEOUT) looks at the clock here, every
+      // spinBudget backward branches, off the loop's fast path.
+      s.backwardBranches += spinBudget;
+      if (watchdog && watchdog->expired()) {
+        if (together)
+          arrive(target, lanes.data());
+        return WarpStop::Stopped;
+      }
       if (together)
         arrive(target, lanes.data());
       const std::uint32_t looping = focus != noFocus ? focus : ops.firstSet(lanes.data()) /
