@@ -1,6 +1,7 @@
 #include "icd/program.h"
 
 #include "icd/api.h"
+#include "runtime/json.h"
 #include "runtime/trace.h"
 #include "spirv/errors.h"
 #include "spirv/compiler.h"
@@ -228,7 +229,7 @@ std::vector<std::byte> programBinary(_cl_program &program) {
 cl_int buildProgram(_cl_program &program, const std::string &optionText) {
   runtime::trace::Scope traced("build", "clBuildProgram");
   if (runtime::trace::enabled())
-    traced.args = "\"options\":" + runtime::trace::quoted(optionText);
+    traced.args = "\"options\":" + runtime::jsonString(optionText);
   cl_int result = CL_SUCCESS;
   std::lock_guard lock(program.mutex);
   program.buildOptions = optionText;
@@ -511,7 +512,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint numDevices,
   const std::string optionText = options ? options : "";
   runtime::trace::Scope traced("build", "clCompileProgram");
   if (runtime::trace::enabled())
-    traced.args = "\"options\":" + runtime::trace::quoted(optionText);
+    traced.args = "\"options\":" + runtime::jsonString(optionText);
   cl_int result;
   {
     std::lock_guard lock(program->mutex);

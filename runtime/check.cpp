@@ -978,11 +978,7 @@ void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint
   // The work-item's ids.
   const WorkGroupInfo &g = *s.group;
   const std::uint64_t linear = s.firstLocalIndex + lane;
-  std::uint64_t local[3] = {linear % g.localSize[0], (linear / g.localSize[0]) % g.localSize[1],
-                            linear / (g.localSize[0] * g.localSize[1])};
-  std::uint64_t global[3];
-  for (int d = 0; d < 3; ++d)
-    global[d] = g.groupId[d] * g.enqueuedLocalSize[d] + local[d] + g.globalOffset[d];
+  const auto [local, global] = workItemIds(s, lane);
   const std::uint64_t subgroup = linear / g.subgroupSize, subgroupLane = linear % g.subgroupSize;
 
   char text[2048];

@@ -94,13 +94,7 @@ void report(int signal, const siginfo_t *info, const RunningWarp &warp) {
           ? faultingLane(*warp.code, s, *instruction, reinterpret_cast<std::uint64_t>(info->si_addr))
           : -1;
   if (lane >= 0) {
-    const std::uint64_t linear = s.firstLocalIndex + lane;
-    const std::uint64_t local[3] = {linear % g.localSize[0],
-                                    (linear / g.localSize[0]) % g.localSize[1],
-                                    linear / (g.localSize[0] * g.localSize[1])};
-    std::uint64_t global[3];
-    for (int d = 0; d < 3; ++d)
-      global[d] = g.groupId[d] * g.enqueuedLocalSize[d] + local[d] + g.globalOffset[d];
+    const auto [local, global] = workItemIds(s, static_cast<std::uint32_t>(lane));
     append("  work-item: global (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") local (%" PRIu64
            ",%" PRIu64 ",%" PRIu64 ") group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")\n",
            global[0], global[1], global[2], local[0], local[1], local[2], g.groupId[0],

@@ -76,6 +76,21 @@ struct ExecutionState {
   bool isActive(std::uint32_t lane) const { return fullMask || active[lane]; }
 };
 
+// The ids of the work-item a lane of the warp runs.
+struct WorkItemIds {
+  std::uint64_t local[3], global[3];
+};
+inline WorkItemIds workItemIds(const ExecutionState &s, std::uint32_t lane) {
+  const WorkGroupInfo &g = *s.group;
+  const std::uint64_t linear = s.firstLocalIndex + lane;
+  WorkItemIds ids{{linear % g.localSize[0], (linear / g.localSize[0]) % g.localSize[1],
+                   linear / (g.localSize[0] * g.localSize[1])},
+                  {}};
+  for (int d = 0; d < 3; ++d)
+    ids.global[d] = g.groupId[d] * g.enqueuedLocalSize[d] + ids.local[d] + g.globalOffset[d];
+  return ids;
+}
+
 // The memory a generic address points to: the work-group's __local arena,
 // the private memory of the warp's lanes, or else global memory.
 enum class MemoryOf : std::uint8_t { Global, Local, Private };

@@ -2,6 +2,7 @@
 
 #include "runtime/crash.h"
 #include "runtime/interpreter.h"
+#include "runtime/json.h"
 #include "runtime/printf.h"
 #include "runtime/problems.h"
 #include "runtime/stats.h"
@@ -360,6 +361,14 @@ void checkBarrier(const KernelCode &code, const std::vector<ExecutionState> &sta
   }
 }
 
+// The work-group id of the linear work-group number, dimension 0 fastest.
+void groupCoordinates(const LaunchPlan &plan, std::uint64_t linearGroup, std::uint64_t id[3]) {
+  for (int d = 0; d < 3; ++d) {
+    id[d] = linearGroup % plan.groups[d];
+    linearGroup /= plan.groups[d];
+  }
+}
+
 // Where the lanes of a stopped work-group stand: for each warp, the lanes
 // waiting at each block, apart from those held at a barrier.
 template <typename ControlOf>
@@ -398,10 +407,8 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
   const NDRange &range = plan.range;
   WorkGroupInfo group;
   group.workDim = range.dimensions;
-  std::uint64_t rest = linearGroup;
+  groupCoordinates(plan, linearGroup, group.groupId);
   for (int d = 0; d < 3; ++d) {
-    group.groupId[d] = rest % plan.groups[d];
-    rest /= plan.groups[d];
     group.numGroups[d] = plan.groups[d];
     group.enqueuedLocalSize[d] = range.local[d];
     group.globalSize[d] = range.global[d];
@@ -665,13 +672,13 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
       const double begin = tracing ? trace::now() : 0;
       runWorkGroup(context, plan, g);
       if (tracing) {
-        const std::uint64_t x = g % plan.groups[0], y = g / plan.groups[0] % plan.groups[1],
-                            z = g / (plan.groups[0] * plan.groups[1]);
+        std::uint64_t id[3];
+        groupCoordinates(plan, g, id);
         trace::slice("work-group",
-                     "group (" + std::to_string(x) + "," + std::to_string(y) + "," +
-                         std::to_string(z) + ")",
+                     "group (" + std::to_string(id[0]) + "," + std::to_string(id[1]) + "," +
+                         std::to_string(id[2]) + ")",
                      begin, trace::now(),
-                     "\"kernel\":" + trace::quoted(code.name) +
+                     "\"kernel\":" + jsonString(code.name) +
                          ",\"launch\":" + std::to_string(plan.serial));
       }
     }

@@ -66,7 +66,7 @@ void writeTrace() {
     std::fprintf(file,
                  ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
                  "\"args\":{\"name\":%s}}",
-                 track->id, quoted(track->name).c_str());
+                 track->id, jsonString(track->name).c_str());
     std::fprintf(file,
                  ",\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%d,"
                  "\"args\":{\"sort_index\":%d}}",
@@ -75,7 +75,7 @@ void writeTrace() {
       std::fprintf(file,
                    ",\n{\"name\":%s,\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,"
                    "\"ts\":%.3f,\"dur\":%.3f,\"args\":{%s}}",
-                   quoted(event.name).c_str(), event.category, track->id, event.begin,
+                   jsonString(event.name).c_str(), event.category, track->id, event.begin,
                    event.end - event.begin, event.args.c_str());
   }
   std::fprintf(file, "\n],\"otherData\":{\"dropped_slices\":%llu}}\n",
@@ -126,7 +126,5 @@ void nameThread(const char *name) {
   if (track.name.rfind("thread ", 0) == 0)
     track.name = std::string(name) + " " + std::to_string(track.id);
 }
-
-std::string quoted(const std::string &text) { return jsonString(text); }
 
 } // namespace lanewise::runtime::trace

@@ -16,16 +16,14 @@ bool enabled();
 double now();
 
 // A slice of the calling thread's track, from `begin` to `end` (now()).
-// `args` is the body of a JSON object ("\"bytes\":64"), or empty.
+// `args` is the body of a JSON object ("\"bytes\":64"; strings quoted by
+// jsonString, runtime/json.h), or empty.
 void slice(const char *category, std::string name, double begin, double end,
            std::string args = {});
 
 // Names the calling thread's track ("worker" becomes "worker 2"); the first
 // name a thread gets stays.
 void nameThread(const char *name);
-
-// JSON string quoting, for args.
-std::string quoted(const std::string &text);
 
 // A slice from construction to destruction, when tracing.
 class Scope {

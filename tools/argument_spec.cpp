@@ -5,8 +5,6 @@
 
 #include <cctype>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <random>
 
@@ -173,10 +171,7 @@ private:
 };
 
 std::vector<std::byte> readFile(const fs::path &path) {
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream)
-    throw UsageError("cannot read '" + path.string() + "'");
-  const std::string text{std::istreambuf_iterator<char>(stream), {}};
+  const std::string text = readWholeFile(path, "");
   std::vector<std::byte> bytes(text.size());
   std::memcpy(bytes.data(), text.data(), text.size());
   return bytes;

@@ -130,10 +130,7 @@ CompileRequest describeCompile(const CommandLine &commandLine) {
 std::string readSource(const std::string &path) {
   if (path == "-")
     return {std::istreambuf_iterator<char>(std::cin), {}};
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream)
-    throw UsageError("cannot read the source file '" + path + "'");
-  return {std::istreambuf_iterator<char>(stream), {}};
+  return readWholeFile(path, "the source file ");
 }
 
 std::vector<unsigned char> programBinary(cl_program program) {

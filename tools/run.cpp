@@ -9,13 +9,12 @@
 #include "library.h"
 #include "opencl.h"
 #include "run_description.h"
+#include "text.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -106,13 +105,6 @@ std::string sizesText(const std::vector<size_t> &sizes) {
 
 // ---- The program ----------------------------------------------------------
 
-std::string readProgramFile(const fs::path &path) {
-  std::ifstream stream(path, std::ios::binary);
-  if (!stream)
-    throw UsageError("cannot read the kernel file '" + path.string() + "'");
-  return {std::istreambuf_iterator<char>(stream), {}};
-}
-
 // A .spv file, or any file that starts with the SPIR-V magic number, is
 // SPIR-V; anything else is OpenCL C.
 bool isSpirv(const fs::path &path, const std::string &contents) {
@@ -125,7 +117,7 @@ bool isSpirv(const fs::path &path, const std::string &contents) {
 
 Program buildProgram(cl_context context, cl_device_id device, const RunDescription &description) {
   const fs::path &path = *description.program;
-  const std::string contents = readProgramFile(path);
+  const std::string contents = readWholeFile(path, "the kernel file ");
   const bool spirv = isSpirv(path, contents);
   cl_int status = CL_SUCCESS;
   Program program;

@@ -1,6 +1,10 @@
 #include "text.h"
 
+#include "errors.h"
+
 #include <cctype>
+#include <fstream>
+#include <iterator>
 
 namespace lanewise::cli {
 
@@ -22,6 +26,13 @@ std::vector<std::string> splitList(std::string_view list) {
       return items;
     start = comma + 1;
   }
+}
+
+std::string readWholeFile(const std::filesystem::path &path, const std::string &what) {
+  std::ifstream stream(path, std::ios::binary);
+  if (!stream)
+    throw UsageError("cannot read " + what + "'" + path.string() + "'");
+  return {std::istreambuf_iterator<char>(stream), {}};
 }
 
 } // namespace lanewise::cli
