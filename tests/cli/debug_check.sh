@@ -61,6 +61,14 @@ run library env OCL_ICD_VENDORS="$library" LANEWISE_CHECK=bounds LANEWISE_CHECK_
 has library "exit status 5 \(LANEWISE_CHECK_EXITCODE\)"
 run unasked env OCL_ICD_VENDORS="$library" LANEWISE_CHECK=bounds $python "$apps/planted.py" oob
 [ "$(status unasked)" = 0 ] || fail "without LANEWISE_CHECK_EXITCODE: exit status $(status unasked)"
+# Variables that make no sense are named and ignored, not guessed at.
+run bad_status env OCL_ICD_VENDORS="$library" LANEWISE_CHECK=bounds LANEWISE_CHECK_EXITCODE=999 \
+  $python "$apps/planted.py" oob
+[ "$(status bad_status)" = 0 ] || fail "LANEWISE_CHECK_EXITCODE=999: exit status $(status bad_status)"
+has bad_status "LANEWISE_CHECK_EXITCODE='999' is not a status from 1 to 255; ignored"
+run bad_timeout env OCL_ICD_VENDORS="$library" LANEWISE_TIMEOUT=soon $python "$apps/planted.py" oob
+[ "$(status bad_timeout)" = 0 ] || fail "LANEWISE_TIMEOUT=soon: exit status $(status bad_timeout)"
+has bad_timeout "LANEWISE_TIMEOUT='soon' is not a number of seconds; ignored"
 run clean "$lanewise" exec --check $python "$apps/planted.py"
 [ "$(status clean)" = 0 ] || fail "no finding: exit status $(status clean)"
 printf 'kernel void oob(global int *p) {\n  p[get_global_id(0) + 1] = 0;\n}\n' >oob.cl

@@ -57,6 +57,9 @@ expect_usage_error "option '--kernel' needs a value" run k.cl --kernel
 expect_usage_error "option '--deterministic' takes no value" exec --deterministic=1 true
 expect_usage_error "unknown check 'bonds'" exec --check=bounds,bonds true
 expect_usage_error "no program to run" exec --check
+expect_usage_error "--check-exitcode takes a status from 0 to 255, not '256'" exec --check-exitcode=256 true
+expect_usage_error "--timeout takes a number of seconds (0 for none), not '-1'" run k.cl --timeout=-1
+expect_usage_error "--timeout takes a number of seconds (0 for none), not 'soon'" exec --timeout=soon true
 expect_usage_error "unexpected operand 'extra'" info extra
 expect_usage_error "no kernel name" run k.cl --global 4
 expect_usage_error "global size '0' is not one to three positive whole numbers" run k.cl --global 0
