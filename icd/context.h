@@ -5,6 +5,7 @@
 
 #include <map>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -36,3 +37,14 @@ private:
   std::vector<std::pair<Destructor, void *>> destructors_;
   std::map<char *, size_t> svmAllocations_;
 };
+
+namespace lanewise::icd {
+// The name of an OpenCL error code ("CL_INVALID_VALUE").
+const char *errorName(cl_int error);
+
+// A call that fails for a reason that concerns `context`: reports
+// "<message> (<error name>)" to the context's notification callback and
+// returns `error`. The message names the entry point, the parameter and the
+// problem: fail(*context, CL_INVALID_BUFFER_SIZE, "clCreateBuffer: size is 0").
+cl_int fail(const _cl_context &context, cl_int error, const std::string &message);
+} // namespace lanewise::icd

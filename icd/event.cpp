@@ -56,14 +56,24 @@ void runOnExecutor(std::function<void()> task) {
   executor->run(std::move(task));
 }
 
-cl_int validateWaitList(cl_context context, cl_uint count, const cl_event *events) {
-  if ((count == 0) != (events == nullptr))
-    return CL_INVALID_EVENT_WAIT_LIST;
+cl_int validateWaitList(const char *entryPoint, cl_context context, cl_uint count,
+                        const cl_event *events) {
+  auto failed = [&](cl_int error, const std::string &problem) {
+    return context ? fail(*context, error, std::string(entryPoint) + ": " + problem) : error;
+  };
+  if (count && !events)
+    return failed(CL_INVALID_EVENT_WAIT_LIST, "num_events_in_wait_list is " +
+                                                  std::to_string(count) +
+                                                  " but event_wait_list is NULL");
+  if (!count && events)
+    return failed(CL_INVALID_EVENT_WAIT_LIST,
+                  "event_wait_list is not NULL but num_events_in_wait_list is 0");
   for (cl_uint i = 0; i < count; ++i) {
+    const std::string event = "event_wait_list[" + std::to_string(i) + "]";
     if (!isValid(events[i]))
-      return CL_INVALID_EVENT_WAIT_LIST;
+      return failed(CL_INVALID_EVENT_WAIT_LIST, event + " is not a valid event");
     if (context && events[i]->context.get() != context)
-      return CL_INVALID_CONTEXT;
+      return failed(CL_INVALID_CONTEXT, event + " belongs to another context than the queue");
   }
   return CL_SUCCESS;
 }
@@ -350,7 +360,8 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int status) {
 
 cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue queue, cl_uint numEvents,
                                                const cl_event *events, cl_event *event) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  if (cl_int error = validateEnqueue("clEnqueueMarkerWithWaitList", queue, numEvents, events);
+      error != CL_SUCCESS)
     return error;
   // With an empty wait list a marker waits for every earlier command.
   if (numEvents == 0)
@@ -360,7 +371,8 @@ cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue queue, cl_uint n
 
 cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue queue, cl_uint numEvents,
                                                 const cl_event *events, cl_event *event) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  if (cl_int error = validateEnqueue("clEnqueueBarrierWithWaitList", queue, numEvents, events);
+      error != CL_SUCCESS)
     return error;
   return queue->enqueueBarrier(CL_COMMAND_BARRIER, waitListSpan(numEvents, events), event);
 }

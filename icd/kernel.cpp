@@ -23,6 +23,20 @@ _cl_kernel::~_cl_kernel() { --program->attachedKernels; }
 
 namespace {
 
+std::string argumentLabel(const _cl_kernel &kernel, size_t index) {
+  const auto &arguments = kernel.info->arguments;
+  const std::string name = index < arguments.size() ? arguments[index].name : std::string();
+  return "argument " + std::to_string(index) + (name.empty() ? "" : " '" + name + "'");
+}
+
+// "(x, y, z)" of the first `count` sizes.
+template <typename Size> std::string sizeList(const Size *sizes, cl_uint count) {
+  std::string text = "(";
+  for (cl_uint d = 0; d < count; ++d)
+    text += (d ? ", " : "") + std::to_string(sizes[d]);
+  return text + ")";
+}
+
 cl_kernel createKernel(cl_program program, const ProgramExecutable::Kernel *kernel,
                        std::shared_ptr<const ProgramExecutable> executable) {
   return new _cl_kernel(program, std::move(executable), kernel);
@@ -85,24 +99,23 @@ std::string kernelAttributes(const spirv::EntryPoint &entryPoint) {
 namespace lanewise::icd::api {
 
 cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *name, cl_int *errcodeReturn) {
-  if (!isValid(program)) {
-    setError(errcodeReturn, CL_INVALID_PROGRAM);
+  auto failed = [&](cl_int error) -> cl_kernel {
+    setError(errcodeReturn, error);
     return nullptr;
-  }
+  };
+  if (!isValid(program))
+    return failed(CL_INVALID_PROGRAM);
+  _cl_context &context = *program->context;
   auto executable = program->built();
-  if (!executable) {
-    setError(errcodeReturn, CL_INVALID_PROGRAM_EXECUTABLE);
-    return nullptr;
-  }
-  if (!name) {
-    setError(errcodeReturn, CL_INVALID_VALUE);
-    return nullptr;
-  }
+  if (!executable)
+    return failed(fail(context, CL_INVALID_PROGRAM_EXECUTABLE,
+                       "clCreateKernel: the program has not been built successfully"));
+  if (!name)
+    return failed(fail(context, CL_INVALID_VALUE, "clCreateKernel: kernel_name is NULL"));
   const ProgramExecutable::Kernel *kernel = executable->find(name);
-  if (!kernel) {
-    setError(errcodeReturn, CL_INVALID_KERNEL_NAME);
-    return nullptr;
-  }
+  if (!kernel)
+    return failed(fail(context, CL_INVALID_KERNEL_NAME,
+                       std::string("clCreateKernel: the program has no kernel '") + name + "'"));
   setError(errcodeReturn, CL_SUCCESS);
   return createKernel(program, kernel, executable);
 }
@@ -113,10 +126,13 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint numKerne
     return CL_INVALID_PROGRAM;
   auto executable = program->built();
   if (!executable)
-    return CL_INVALID_PROGRAM_EXECUTABLE;
+    return fail(*program->context, CL_INVALID_PROGRAM_EXECUTABLE,
+                "clCreateKernelsInProgram: the program has not been built successfully");
   const auto count = static_cast<cl_uint>(executable->kernels.size());
   if (kernels && numKernels < count)
-    return CL_INVALID_VALUE;
+    return fail(*program->context, CL_INVALID_VALUE,
+                "clCreateKernelsInProgram: num_kernels " + std::to_string(numKernels) +
+                    " is less than the program's " + std::to_string(count) + " kernels");
   if (kernels)
     for (cl_uint i = 0; i < count; ++i)
       kernels[i] = createKernel(program, &executable->kernels[i], executable);
@@ -155,22 +171,31 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint index, size_t size,
                                   const void *value) {
   if (!isValid(kernel))
     return CL_INVALID_KERNEL;
+  _cl_context &context = *kernel->program->context;
   const auto &bindings = kernel->info->code->arguments;
+  const std::string name = "clSetKernelArg: kernel '" + kernel->info->name + "'";
   if (index >= bindings.size())
-    return CL_INVALID_ARG_INDEX;
+    return fail(context, CL_INVALID_ARG_INDEX,
+                name + ": arg_index " + std::to_string(index) + " is past its " +
+                    std::to_string(bindings.size()) + " arguments");
   const ArgumentBinding &binding = bindings[index];
+  const std::string where = name + ", " + argumentLabel(*kernel, index);
   _cl_kernel::Argument argument;
   switch (binding.kind) {
   case ArgumentBinding::Kind::GlobalBuffer: {
     if (size != sizeof(cl_mem))
-      return CL_INVALID_ARG_SIZE;
+      return fail(context, CL_INVALID_ARG_SIZE,
+                  where + ": arg_size " + std::to_string(size) +
+                      " is not sizeof(cl_mem) for a buffer");
     cl_mem mem = value ? *static_cast<const cl_mem *>(value) : nullptr;
     std::uint64_t address = 0;
     if (mem) {
       if (!isValid(mem))
-        return CL_INVALID_MEM_OBJECT;
+        return fail(context, CL_INVALID_MEM_OBJECT,
+                    where + ": arg_value does not point to a valid buffer");
       if (mem->context.get() != kernel->program->context.get())
-        return CL_INVALID_MEM_OBJECT;
+        return fail(context, CL_INVALID_MEM_OBJECT,
+                    where + ": the buffer belongs to another context than the kernel");
       address = reinterpret_cast<std::uint64_t>(mem->storage);
       argument.buffer = mem;
     }
@@ -180,17 +205,20 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint index, size_t size,
   }
   case ArgumentBinding::Kind::LocalBuffer:
     if (value)
-      return CL_INVALID_ARG_VALUE;
+      return fail(context, CL_INVALID_ARG_VALUE,
+                  where + ": arg_value is not NULL for a local argument");
     if (size == 0)
-      return CL_INVALID_ARG_SIZE;
+      return fail(context, CL_INVALID_ARG_SIZE, where + ": arg_size is 0 for a local argument");
     argument.value.localSize = size;
     break;
   case ArgumentBinding::Kind::Value:
   case ArgumentBinding::Kind::ByValue: {
     if (size != binding.size)
-      return CL_INVALID_ARG_SIZE;
+      return fail(context, CL_INVALID_ARG_SIZE,
+                  where + ": arg_size " + std::to_string(size) + " is not the argument's " +
+                      std::to_string(binding.size) + " bytes");
     if (!value)
-      return CL_INVALID_ARG_VALUE;
+      return fail(context, CL_INVALID_ARG_VALUE, where + ": arg_value is NULL");
     const size_t kept = binding.kind == ArgumentBinding::Kind::Value ? binding.registerSize : size;
     const auto *bytes = static_cast<const std::byte *>(value);
     argument.value.bytes.assign(bytes, bytes + kept);
@@ -208,7 +236,9 @@ cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint index, con
     return CL_INVALID_KERNEL;
   const auto &bindings = kernel->info->code->arguments;
   if (index >= bindings.size() || bindings[index].kind != ArgumentBinding::Kind::GlobalBuffer)
-    return CL_INVALID_ARG_INDEX;
+    return fail(*kernel->program->context, CL_INVALID_ARG_INDEX,
+                "clSetKernelArgSVMPointer: kernel '" + kernel->info->name + "': arg_index " +
+                    std::to_string(index) + " is not a global or constant pointer argument");
   _cl_kernel::Argument argument;
   const std::uint64_t address = reinterpret_cast<std::uint64_t>(pointer);
   argument.value.bytes.resize(8);
@@ -223,8 +253,10 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info par
                                        const void *value) {
   if (!isValid(kernel))
     return CL_INVALID_KERNEL;
+  _cl_context &context = *kernel->program->context;
   if (!value || size == 0)
-    return CL_INVALID_VALUE;
+    return fail(context, CL_INVALID_VALUE,
+                "clSetKernelExecInfo: param_value is NULL or param_value_size is 0");
   switch (param) {
   case CL_KERNEL_EXEC_INFO_SVM_PTRS:
     return CL_SUCCESS; // device memory is host memory: nothing to make resident
@@ -232,7 +264,7 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info par
     // Fine-grain system SVM is not in CL_DEVICE_SVM_CAPABILITIES.
     return *static_cast<const cl_bool *>(value) ? CL_INVALID_OPERATION : CL_SUCCESS;
   default:
-    return CL_INVALID_VALUE;
+    return fail(context, CL_INVALID_VALUE, "clSetKernelExecInfo: unknown param_name");
   }
 }
 
@@ -436,22 +468,16 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
 
 namespace {
 
-std::string argumentLabel(const _cl_kernel &kernel, size_t index) {
-  const auto &arguments = kernel.info->arguments;
-  const std::string name = index < arguments.size() ? arguments[index].name : std::string();
-  return "argument " + std::to_string(index) + (name.empty() ? "" : " '" + name + "'");
-}
-
 // OpenCL 3.0, clEnqueueNDRangeKernel: CL_INVALID_KERNEL_ARGS if an argument
 // was never set. The message goes to the context's callback and, when
 // checks are on, to stderr.
-void reportBadArgument(const _cl_kernel &kernel, size_t index, const char *what) {
-  const std::string message = "clEnqueueNDRangeKernel: kernel '" + kernel.info->name + "': " +
-                              argumentLabel(kernel, index) + " " + what +
-                              "; CL_INVALID_KERNEL_ARGS";
-  kernel.program->context->report(message.c_str());
+cl_int reportBadArgument(const char *entryPoint, const _cl_kernel &kernel, size_t index,
+                         const char *what) {
+  const std::string message = std::string(entryPoint) + ": kernel '" + kernel.info->name +
+                              "': " + argumentLabel(kernel, index) + " " + what;
   if (runtime::CheckSet::fromEnvironment().any() || kernel.info->code->checks)
-    std::fprintf(stderr, "lanewise: %s\n", message.c_str());
+    std::fprintf(stderr, "lanewise: %s (CL_INVALID_KERNEL_ARGS)\n", message.c_str());
+  return fail(*kernel.program->context, CL_INVALID_KERNEL_ARGS, message);
 }
 
 // The global memory a checked launch may access: its buffer arguments, the
@@ -481,19 +507,27 @@ checkedMemory(const _cl_kernel &kernel, const _cl_context &context,
 
 } // namespace
 
-cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel,
-                                          cl_uint workDim, const size_t *globalOffset,
-                                          const size_t *globalSize, const size_t *localSize,
-                                          cl_uint numEvents, const cl_event *events,
-                                          cl_event *event) {
+namespace {
+
+// clEnqueueNDRangeKernel, and clEnqueueTask through it; `entryPoint` names
+// the call in messages.
+cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel kernel,
+                     cl_uint workDim, const size_t *globalOffset, const size_t *globalSize,
+                     const size_t *localSize, cl_uint numEvents, const cl_event *events,
+                     cl_event *event) {
   if (!isValid(queue))
     return CL_INVALID_COMMAND_QUEUE;
+  _cl_context &context = *queue->context;
   if (!isValid(kernel))
-    return CL_INVALID_KERNEL;
+    return fail(context, CL_INVALID_KERNEL,
+                std::string(entryPoint) + ": kernel is not a valid kernel");
+  const std::string name = std::string(entryPoint) + ": kernel '" + kernel->info->name + "'";
   if (kernel->program->context.get() != queue->context.get())
-    return CL_INVALID_CONTEXT;
+    return fail(*kernel->program->context, CL_INVALID_CONTEXT,
+                name + ": the kernel and the queue belong to different contexts");
   if (workDim < 1 || workDim > 3)
-    return CL_INVALID_WORK_DIMENSION;
+    return fail(context, CL_INVALID_WORK_DIMENSION,
+                name + ": work_dim " + std::to_string(workDim) + " is not 1, 2 or 3");
   // OpenCL 3.0, clEnqueueNDRangeKernel: a NULL global_work_size, like a zero
   // in any dimension, makes a command that succeeds trivially once its
   // dependencies are met.
@@ -508,28 +542,47 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kern
     range.global[d] = globalSize[d];
     range.offset[d] = globalOffset ? globalOffset[d] : 0;
     if (range.offset[d] > SIZE_MAX - range.global[d])
-      return CL_INVALID_GLOBAL_OFFSET;
+      return fail(context, CL_INVALID_GLOBAL_OFFSET,
+                  name + ": global_work_offset[" + std::to_string(d) +
+                      "] + global_work_size is above SIZE_MAX");
   }
   const auto &required = kernel->info->entryPoint->localSize;
   size_t local[3] = {1, 1, 1};
   if (localSize) {
+    const std::string sizes = "local_work_size " + sizeList(localSize, workDim);
+    // OpenCL 3.0, clEnqueueNDRangeKernel: a work-group of zero work-items is
+    // CL_INVALID_WORK_GROUP_SIZE; a dimension above CL_DEVICE_MAX_WORK_ITEM_SIZES
+    // CL_INVALID_WORK_ITEM_SIZE.
     size_t product = 1;
     for (cl_uint d = 0; d < workDim; ++d) {
       local[d] = localSize[d];
-      if (local[d] == 0 || local[d] > device.maxWorkGroupSize)
-        return CL_INVALID_WORK_ITEM_SIZE;
+      if (local[d] > device.maxWorkGroupSize)
+        return fail(context, CL_INVALID_WORK_ITEM_SIZE,
+                    name + ": " + sizes + " is above CL_DEVICE_MAX_WORK_ITEM_SIZES (" +
+                        std::to_string(device.maxWorkGroupSize) + ") in dimension " +
+                        std::to_string(d));
       product *= local[d];
     }
+    if (product == 0)
+      return fail(context, CL_INVALID_WORK_GROUP_SIZE, name + ": " + sizes + " has a zero");
     if (product > device.maxWorkGroupSize)
-      return CL_INVALID_WORK_GROUP_SIZE;
+      return fail(context, CL_INVALID_WORK_GROUP_SIZE,
+                  name + ": " + sizes + " makes work-groups of " + std::to_string(product) +
+                      " work-items, above CL_KERNEL_WORK_GROUP_SIZE " +
+                      std::to_string(device.maxWorkGroupSize));
     if (required)
       for (cl_uint d = 0; d < 3; ++d)
         if (local[d] != (*required)[d])
-          return CL_INVALID_WORK_GROUP_SIZE;
+          return fail(context, CL_INVALID_WORK_GROUP_SIZE,
+                      name + ": " + sizes + " is not the kernel's reqd_work_group_size" +
+                          sizeList(required->data(), 3));
     if (kernel->program->buildOptions.find("-cl-uniform-work-group-size") != std::string::npos)
       for (cl_uint d = 0; d < workDim; ++d)
         if (range.global[d] % local[d] != 0)
-          return CL_INVALID_WORK_GROUP_SIZE;
+          return fail(context, CL_INVALID_WORK_GROUP_SIZE,
+                      name + ": global_work_size " + sizeList(range.global, workDim) +
+                          " is not a multiple of " + sizes +
+                          " (the program was built with -cl-uniform-work-group-size)");
   } else if (required) {
     for (cl_uint d = 0; d < 3; ++d)
       local[d] = (*required)[d];
@@ -539,7 +592,8 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kern
   for (cl_uint d = 0; d < 3; ++d)
     range.local[d] = local[d];
 
-  if (cl_int error = validateWaitList(queue->context.get(), numEvents, events); error != CL_SUCCESS)
+  if (cl_int error = validateWaitList(entryPoint, queue->context.get(), numEvents, events);
+      error != CL_SUCCESS)
     return error;
 
   // The arguments as they are now: later clSetKernelArg calls do not affect
@@ -551,12 +605,11 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kern
     for (size_t i = 0; i < kernel->arguments.size(); ++i) {
       const _cl_kernel::Argument &argument = kernel->arguments[i];
       if (!argument.set) {
-        reportBadArgument(*kernel, i, "was never set (clSetKernelArg)");
-        return CL_INVALID_KERNEL_ARGS;
+        return reportBadArgument(entryPoint, *kernel, i, "was never set (clSetKernelArg)");
       }
       if (argument.buffer && !isValid(argument.buffer)) {
-        reportBadArgument(*kernel, i, "is a buffer that was released and deleted");
-        return CL_INVALID_KERNEL_ARGS;
+        return reportBadArgument(entryPoint, *kernel, i,
+                                 "is a buffer that was released and deleted");
       }
       values.push_back(argument.value);
       if (argument.buffer) {
@@ -605,10 +658,21 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kern
       event, /*blocking=*/false, "kernel " + kernel->info->name);
 }
 
+} // namespace
+
+cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint workDim,
+                                          const size_t *globalOffset, const size_t *globalSize,
+                                          const size_t *localSize, cl_uint numEvents,
+                                          const cl_event *events, cl_event *event) {
+  return enqueueKernel("clEnqueueNDRangeKernel", queue, kernel, workDim, globalOffset, globalSize,
+                       localSize, numEvents, events, event);
+}
+
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint numEvents,
                                  const cl_event *events, cl_event *event) {
   const size_t one[3] = {1, 1, 1};
-  return api::clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, one, one, numEvents, events, event);
+  return enqueueKernel("clEnqueueTask", queue, kernel, 1, nullptr, one, one, numEvents, events,
+                       event);
 }
 
 } // namespace lanewise::icd::api

@@ -121,18 +121,51 @@ bool inRange(const _cl_mem *mem, size_t offset, size_t size) {
   return offset <= mem->size && size <= mem->size - offset;
 }
 
-// The checks shared by clEnqueue{Read,Write}Buffer.
-cl_int validateTransfer(cl_command_queue queue, cl_mem buffer, size_t offset, size_t size,
-                        const void *pointer, cl_uint numEvents, const cl_event *events) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
-    return error;
+// The range [offset, offset + size) of a buffer, for messages.
+std::string rangeText(size_t offset, size_t size, const _cl_mem *buffer) {
+  return "offset " + std::to_string(offset) + " + size " + std::to_string(size) +
+         " is past the end of the " + std::to_string(buffer->size) + "-byte " +
+         (buffer->parent ? "sub-buffer" : "buffer");
+}
+
+// The checks of a buffer given to an enqueue on `queue` (after the queue's).
+cl_int validateBuffer(const char *entryPoint, const char *parameter, cl_command_queue queue,
+                      cl_mem buffer) {
+  const std::string name = std::string(entryPoint) + ": " + parameter;
   if (!isBuffer(buffer))
-    return CL_INVALID_MEM_OBJECT;
+    return fail(*queue->context, CL_INVALID_MEM_OBJECT, name + " is not a valid buffer");
   if (buffer->context.get() != queue->context.get())
-    return CL_INVALID_CONTEXT;
-  if (!pointer || size == 0 || !inRange(buffer, offset, size))
-    return CL_INVALID_VALUE;
+    return fail(*queue->context, CL_INVALID_CONTEXT,
+                name + " belongs to another context than the queue");
   return CL_SUCCESS;
+}
+
+// The checks shared by clEnqueue{Read,Write}Buffer.
+cl_int validateTransfer(const char *entryPoint, cl_command_queue queue, cl_mem buffer,
+                        size_t offset, size_t size, const void *pointer, cl_uint numEvents,
+                        const cl_event *events) {
+  if (cl_int error = validateEnqueue(entryPoint, queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (cl_int error = validateBuffer(entryPoint, "buffer", queue, buffer); error != CL_SUCCESS)
+    return error;
+  const std::string name = entryPoint;
+  if (!pointer)
+    return fail(*queue->context, CL_INVALID_VALUE, name + ": ptr is NULL");
+  if (size == 0)
+    return fail(*queue->context, CL_INVALID_VALUE, name + ": size is 0");
+  if (!inRange(buffer, offset, size))
+    return fail(*queue->context, CL_INVALID_VALUE, name + ": " + rangeText(offset, size, buffer));
+  return CL_SUCCESS;
+}
+
+// CL_INVALID_OPERATION for a host access the buffer's flags forbid.
+cl_int hostAccessDenied(const char *entryPoint, const _cl_mem *buffer, const char *access) {
+  return fail(*buffer->context, CL_INVALID_OPERATION,
+              std::string(entryPoint) + ": the buffer was created with " +
+                  (buffer->flags & CL_MEM_HOST_NO_ACCESS   ? "CL_MEM_HOST_NO_ACCESS"
+                   : buffer->flags & CL_MEM_HOST_READ_ONLY ? "CL_MEM_HOST_READ_ONLY"
+                                                           : "CL_MEM_HOST_WRITE_ONLY") +
+                  ", which forbids the host to " + access + " it");
 }
 
 // A rectangular region of a buffer or of host memory (OpenCL 3.0,
@@ -207,15 +240,13 @@ void fillPattern(char *destination, size_t size, const std::vector<char> &patter
     std::memcpy(destination + at, pattern.data(), pattern.size());
 }
 
-} // namespace
-
-namespace lanewise::icd::api {
-
-cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
-                                                const cl_mem_properties *properties,
-                                                cl_mem_flags flags, size_t size, void *hostPointer,
-                                                cl_int *errcodeReturn) {
-  auto fail = [&](cl_int error) -> cl_mem {
+// clCreateBuffer and clCreateBufferWithProperties, which `entryPoint` names.
+cl_mem createBuffer(const char *entryPoint, cl_context context, const cl_mem_properties *properties,
+                    cl_mem_flags flags, size_t size, void *hostPointer, cl_int *errcodeReturn) {
+  // The failures after the context's check are reported to it.
+  auto fail = [&](cl_int error, const std::string &problem = {}) -> cl_mem {
+    if (!problem.empty())
+      lanewise::icd::fail(*context, error, std::string(entryPoint) + ": " + problem);
     setError(errcodeReturn, error);
     return nullptr;
   };
@@ -225,21 +256,30 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
   std::vector<cl_mem_properties> propertyList;
   if (properties) {
     if (properties[0] != 0)
-      return fail(CL_INVALID_PROPERTY);
+      return fail(CL_INVALID_PROPERTY, "properties names an unknown property");
     propertyList.push_back(0);
   }
   if (!validBufferFlags(flags))
-    return fail(CL_INVALID_VALUE);
-  if (size == 0 || size > context->device->maxAllocSize)
-    return fail(CL_INVALID_BUFFER_SIZE);
+    return fail(CL_INVALID_VALUE, "flags has unknown bits or mutually exclusive flags");
+  if (size == 0)
+    return fail(CL_INVALID_BUFFER_SIZE, "size is 0");
+  if (size > context->device->maxAllocSize)
+    return fail(CL_INVALID_BUFFER_SIZE, "size " + std::to_string(size) +
+                                            " is above CL_DEVICE_MAX_MEM_ALLOC_SIZE " +
+                                            std::to_string(context->device->maxAllocSize));
   const bool needsHostPointer = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
-  if (needsHostPointer != (hostPointer != nullptr))
-    return fail(CL_INVALID_HOST_PTR);
+  if (needsHostPointer && !hostPointer)
+    return fail(CL_INVALID_HOST_PTR,
+                "host_ptr is NULL with CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR");
+  if (!needsHostPointer && hostPointer)
+    return fail(CL_INVALID_HOST_PTR,
+                "host_ptr is not NULL without CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR");
   // A buffer on an SVM allocation must fit in it (OpenCL 3.0, clCreateBuffer).
   if (flags & CL_MEM_USE_HOST_PTR) {
     auto [start, length] = context->findSvmAllocation(hostPointer);
     if (start && static_cast<char *>(hostPointer) + size > static_cast<char *>(start) + length)
-      return fail(CL_INVALID_BUFFER_SIZE);
+      return fail(CL_INVALID_BUFFER_SIZE,
+                  "host_ptr + size is past the end of the SVM allocation host_ptr is in");
   }
 
   auto *buffer = new _cl_mem;
@@ -256,7 +296,8 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
     buffer->storage = allocateStorage(size, context->device->svmAlignment());
     if (!buffer->storage) {
       buffer->release();
-      return fail(CL_MEM_OBJECT_ALLOCATION_FAILURE);
+      return fail(CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                  "no memory for " + std::to_string(size) + " bytes");
     }
     buffer->ownsStorage = true;
     if (flags & CL_MEM_COPY_HOST_PTR)
@@ -266,24 +307,41 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
   return buffer;
 }
 
+} // namespace
+
+namespace lanewise::icd::api {
+
+cl_mem CL_API_CALL clCreateBufferWithProperties(cl_context context,
+                                                const cl_mem_properties *properties,
+                                                cl_mem_flags flags, size_t size, void *hostPointer,
+                                                cl_int *errcodeReturn) {
+  return createBuffer("clCreateBufferWithProperties", context, properties, flags, size, hostPointer,
+                      errcodeReturn);
+}
+
 cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size,
                                   void *hostPointer, cl_int *errcodeReturn) {
-  return api::clCreateBufferWithProperties(context, nullptr, flags, size, hostPointer, errcodeReturn);
+  return createBuffer("clCreateBuffer", context, nullptr, flags, size, hostPointer, errcodeReturn);
 }
 
 cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
                                      cl_buffer_create_type type, const void *info,
                                      cl_int *errcodeReturn) {
-  auto fail = [&](cl_int error) -> cl_mem {
+  // The failures after the buffer's check are reported to its context.
+  auto fail = [&](cl_int error, const std::string &problem = {}) -> cl_mem {
+    if (!problem.empty())
+      icd::fail(*buffer->context, error, "clCreateSubBuffer: " + problem);
     setError(errcodeReturn, error);
     return nullptr;
   };
-  if (!isBuffer(buffer) || buffer->parent)
+  if (!isBuffer(buffer))
     return fail(CL_INVALID_MEM_OBJECT);
+  if (buffer->parent)
+    return fail(CL_INVALID_MEM_OBJECT, "buffer is a sub-buffer");
   // A sub-buffer inherits what it does not specify, may not widen the
   // parent's device or host access, and takes no host pointer flag.
   if ((flags & ~(accessFlags | hostAccessFlags)) || !validBufferFlags(flags))
-    return fail(CL_INVALID_VALUE);
+    return fail(CL_INVALID_VALUE, "flags has bits other than one device and one host access flag");
   const cl_mem_flags parentFlags = buffer->flags;
   if (((parentFlags & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
       ((parentFlags & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
@@ -291,16 +349,22 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
       ((parentFlags & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
       ((parentFlags & CL_MEM_HOST_NO_ACCESS) &&
        (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
-    return fail(CL_INVALID_VALUE);
-  if (type != CL_BUFFER_CREATE_TYPE_REGION || !info)
-    return fail(CL_INVALID_VALUE);
+    return fail(CL_INVALID_VALUE, "flags widens the device or host access of buffer");
+  if (type != CL_BUFFER_CREATE_TYPE_REGION)
+    return fail(CL_INVALID_VALUE, "buffer_create_type is not CL_BUFFER_CREATE_TYPE_REGION");
+  if (!info)
+    return fail(CL_INVALID_VALUE, "buffer_create_info is NULL");
   const auto &region = *static_cast<const cl_buffer_region *>(info);
   if (region.size == 0)
-    return fail(CL_INVALID_BUFFER_SIZE);
+    return fail(CL_INVALID_BUFFER_SIZE, "the region's size is 0");
   if (!inRange(buffer, region.origin, region.size))
-    return fail(CL_INVALID_VALUE);
-  if (region.origin % buffer->context->device->svmAlignment() != 0)
-    return fail(CL_MISALIGNED_SUB_BUFFER_OFFSET);
+    return fail(CL_INVALID_VALUE, "the region's " + rangeText(region.origin, region.size, buffer));
+  if (const size_t alignment = buffer->context->device->svmAlignment();
+      region.origin % alignment != 0)
+    return fail(CL_MISALIGNED_SUB_BUFFER_OFFSET,
+                "the region's origin " + std::to_string(region.origin) +
+                    " is not a multiple of CL_DEVICE_MEM_BASE_ADDR_ALIGN (" +
+                    std::to_string(alignment) + " bytes)");
 
   auto *sub = new _cl_mem;
   sub->context = buffer->context;
@@ -382,11 +446,12 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue queue, cl_mem buffer, cl
                                        size_t offset, size_t size, void *pointer,
                                        cl_uint numEvents, const cl_event *events,
                                        cl_event *event) {
-  if (cl_int error = validateTransfer(queue, buffer, offset, size, pointer, numEvents, events);
+  if (cl_int error = validateTransfer("clEnqueueReadBuffer", queue, buffer, offset, size, pointer,
+                                      numEvents, events);
       error != CL_SUCCESS)
     return error;
   if (!buffer->hostCanRead())
-    return CL_INVALID_OPERATION;
+    return hostAccessDenied("clEnqueueReadBuffer", buffer, "read");
   return queue->enqueue(
       CL_COMMAND_READ_BUFFER, waitListSpan(numEvents, events),
       [source = OwnerRef(buffer), offset, size, pointer] {
@@ -400,11 +465,12 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue queue, cl_mem buffer, c
                                         size_t offset, size_t size, const void *pointer,
                                         cl_uint numEvents, const cl_event *events,
                                         cl_event *event) {
-  if (cl_int error = validateTransfer(queue, buffer, offset, size, pointer, numEvents, events);
+  if (cl_int error = validateTransfer("clEnqueueWriteBuffer", queue, buffer, offset, size, pointer,
+                                      numEvents, events);
       error != CL_SUCCESS)
     return error;
   if (!buffer->hostCanWrite())
-    return CL_INVALID_OPERATION;
+    return hostAccessDenied("clEnqueueWriteBuffer", buffer, "write");
   return queue->enqueue(
       CL_COMMAND_WRITE_BUFFER, waitListSpan(numEvents, events),
       [destination = OwnerRef(buffer), offset, size, pointer] {
@@ -418,19 +484,26 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue, cl_mem source,
                                        cl_mem destination, size_t sourceOffset,
                                        size_t destinationOffset, size_t size, cl_uint numEvents,
                                        const cl_event *events, cl_event *event) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  constexpr const char *name = "clEnqueueCopyBuffer";
+  if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
     return error;
-  if (!isBuffer(source) || !isBuffer(destination))
-    return CL_INVALID_MEM_OBJECT;
-  if (source->context.get() != queue->context.get() ||
-      destination->context.get() != queue->context.get())
-    return CL_INVALID_CONTEXT;
-  if (size == 0 || !inRange(source, sourceOffset, size) ||
-      !inRange(destination, destinationOffset, size))
-    return CL_INVALID_VALUE;
+  if (cl_int error = validateBuffer(name, "src_buffer", queue, source); error != CL_SUCCESS)
+    return error;
+  if (cl_int error = validateBuffer(name, "dst_buffer", queue, destination); error != CL_SUCCESS)
+    return error;
+  _cl_context &context = *queue->context;
+  if (size == 0)
+    return fail(context, CL_INVALID_VALUE, "clEnqueueCopyBuffer: size is 0");
+  if (!inRange(source, sourceOffset, size))
+    return fail(context, CL_INVALID_VALUE,
+                "clEnqueueCopyBuffer: src_" + rangeText(sourceOffset, size, source));
+  if (!inRange(destination, destinationOffset, size))
+    return fail(context, CL_INVALID_VALUE,
+                "clEnqueueCopyBuffer: dst_" + rangeText(destinationOffset, size, destination));
   if (overlaps(source->storage + sourceOffset, size, destination->storage + destinationOffset,
                size))
-    return CL_MEM_COPY_OVERLAP;
+    return fail(context, CL_MEM_COPY_OVERLAP,
+                "clEnqueueCopyBuffer: the source and destination regions overlap");
   return queue->enqueue(CL_COMMAND_COPY_BUFFER, waitListSpan(numEvents, events),
                         [from = OwnerRef(source), to = OwnerRef(destination), sourceOffset,
                          destinationOffset, size] {
@@ -445,15 +518,26 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer,
                                        const void *pattern, size_t patternSize, size_t offset,
                                        size_t size, cl_uint numEvents, const cl_event *events,
                                        cl_event *event) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  constexpr const char *name = "clEnqueueFillBuffer";
+  if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
     return error;
-  if (!isBuffer(buffer))
-    return CL_INVALID_MEM_OBJECT;
-  if (buffer->context.get() != queue->context.get())
-    return CL_INVALID_CONTEXT;
-  if (!validFillPattern(pattern, patternSize) || offset % patternSize || size % patternSize ||
-      !inRange(buffer, offset, size))
-    return CL_INVALID_VALUE;
+  if (cl_int error = validateBuffer(name, "buffer", queue, buffer); error != CL_SUCCESS)
+    return error;
+  _cl_context &context = *queue->context;
+  if (!pattern)
+    return fail(context, CL_INVALID_VALUE, "clEnqueueFillBuffer: pattern is NULL");
+  if (!validFillPattern(pattern, patternSize))
+    return fail(context, CL_INVALID_VALUE,
+                "clEnqueueFillBuffer: pattern_size " + std::to_string(patternSize) +
+                    " is not one of 1, 2, 4, 8, 16, 32, 64 and 128");
+  if (offset % patternSize || size % patternSize)
+    return fail(context, CL_INVALID_VALUE,
+                "clEnqueueFillBuffer: offset " + std::to_string(offset) + " or size " +
+                    std::to_string(size) + " is not a multiple of pattern_size " +
+                    std::to_string(patternSize));
+  if (!inRange(buffer, offset, size))
+    return fail(context, CL_INVALID_VALUE,
+                "clEnqueueFillBuffer: " + rangeText(offset, size, buffer));
   // The pattern is copied now: the application may reuse it on return.
   std::vector<char> bytes(static_cast<const char *>(pattern),
                           static_cast<const char *>(pattern) + patternSize);
@@ -468,26 +552,37 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer,
 namespace {
 
 // The checks shared by clEnqueue{Read,Write}BufferRect; computes both layouts.
-cl_int validateRectTransfer(cl_command_queue queue, cl_mem buffer, const size_t *bufferOrigin,
-                            const size_t *hostOrigin, const size_t *region,
-                            size_t bufferRowPitch, size_t bufferSlicePitch, size_t hostRowPitch,
-                            size_t hostSlicePitch, const void *pointer, cl_uint numEvents,
-                            const cl_event *events, RectLayout &bufferLayout,
+cl_int validateRectTransfer(const char *entryPoint, cl_command_queue queue, cl_mem buffer,
+                            const size_t *bufferOrigin, const size_t *hostOrigin,
+                            const size_t *region, size_t bufferRowPitch, size_t bufferSlicePitch,
+                            size_t hostRowPitch, size_t hostSlicePitch, const void *pointer,
+                            cl_uint numEvents, const cl_event *events, RectLayout &bufferLayout,
                             RectLayout &hostLayout) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  if (cl_int error = validateEnqueue(entryPoint, queue, numEvents, events); error != CL_SUCCESS)
     return error;
-  if (!isBuffer(buffer))
-    return CL_INVALID_MEM_OBJECT;
-  if (buffer->context.get() != queue->context.get())
-    return CL_INVALID_CONTEXT;
-  if (!pointer || !bufferOrigin || !hostOrigin || !region || !region[0] || !region[1] ||
-      !region[2])
-    return CL_INVALID_VALUE;
-  if (makeRectLayout(bufferOrigin, region, bufferRowPitch, bufferSlicePitch, bufferLayout) ||
-      makeRectLayout(hostOrigin, region, hostRowPitch, hostSlicePitch, hostLayout))
-    return CL_INVALID_VALUE;
+  if (cl_int error = validateBuffer(entryPoint, "buffer", queue, buffer); error != CL_SUCCESS)
+    return error;
+  _cl_context &context = *queue->context;
+  const std::string name = entryPoint;
+  if (!pointer)
+    return fail(context, CL_INVALID_VALUE, name + ": ptr is NULL");
+  if (!bufferOrigin || !hostOrigin || !region)
+    return fail(context, CL_INVALID_VALUE, name + ": buffer_origin, host_origin or region is NULL");
+  if (!region[0] || !region[1] || !region[2])
+    return fail(context, CL_INVALID_VALUE, name + ": an element of region is 0");
+  if (makeRectLayout(bufferOrigin, region, bufferRowPitch, bufferSlicePitch, bufferLayout))
+    return fail(context, CL_INVALID_VALUE,
+                name + ": buffer_row_pitch or buffer_slice_pitch is too small for region, or "
+                       "buffer_slice_pitch is not a multiple of buffer_row_pitch");
+  if (makeRectLayout(hostOrigin, region, hostRowPitch, hostSlicePitch, hostLayout))
+    return fail(context, CL_INVALID_VALUE,
+                name + ": host_row_pitch or host_slice_pitch is too small for region, or "
+                       "host_slice_pitch is not a multiple of host_row_pitch");
   if (rectEnd(bufferLayout, region) > buffer->size)
-    return CL_INVALID_VALUE;
+    return fail(context, CL_INVALID_VALUE,
+                name + ": the region ends at byte " +
+                    std::to_string(rectEnd(bufferLayout, region)) + ", past the end of the " +
+                    std::to_string(buffer->size) + "-byte buffer");
   return CL_SUCCESS;
 }
 
@@ -503,13 +598,14 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue queue, cl_mem buffer
                                            void *pointer, cl_uint numEvents,
                                            const cl_event *events, cl_event *event) {
   RectLayout from, to;
-  if (cl_int error = validateRectTransfer(queue, buffer, bufferOrigin, hostOrigin, region,
-                                          bufferRowPitch, bufferSlicePitch, hostRowPitch,
-                                          hostSlicePitch, pointer, numEvents, events, from, to);
+  if (cl_int error =
+          validateRectTransfer("clEnqueueReadBufferRect", queue, buffer, bufferOrigin, hostOrigin,
+                               region, bufferRowPitch, bufferSlicePitch, hostRowPitch,
+                               hostSlicePitch, pointer, numEvents, events, from, to);
       error != CL_SUCCESS)
     return error;
   if (!buffer->hostCanRead())
-    return CL_INVALID_OPERATION;
+    return hostAccessDenied("clEnqueueReadBufferRect", buffer, "read");
   return queue->enqueue(CL_COMMAND_READ_BUFFER_RECT, waitListSpan(numEvents, events),
                         [source = OwnerRef(buffer), from, to, extent = copyOf(region), pointer] {
                           copyRect(static_cast<char *>(pointer), to, source->storage, from,
@@ -527,13 +623,14 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue queue, cl_mem buffe
                                             const void *pointer, cl_uint numEvents,
                                             const cl_event *events, cl_event *event) {
   RectLayout to, from;
-  if (cl_int error = validateRectTransfer(queue, buffer, bufferOrigin, hostOrigin, region,
-                                          bufferRowPitch, bufferSlicePitch, hostRowPitch,
-                                          hostSlicePitch, pointer, numEvents, events, to, from);
+  if (cl_int error =
+          validateRectTransfer("clEnqueueWriteBufferRect", queue, buffer, bufferOrigin, hostOrigin,
+                               region, bufferRowPitch, bufferSlicePitch, hostRowPitch,
+                               hostSlicePitch, pointer, numEvents, events, to, from);
       error != CL_SUCCESS)
     return error;
   if (!buffer->hostCanWrite())
-    return CL_INVALID_OPERATION;
+    return hostAccessDenied("clEnqueueWriteBufferRect", buffer, "write");
   return queue->enqueue(CL_COMMAND_WRITE_BUFFER_RECT, waitListSpan(numEvents, events),
                         [destination = OwnerRef(buffer), from, to, extent = copyOf(region),
                          pointer] {
@@ -551,33 +648,44 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem source
                                            size_t destinationRowPitch,
                                            size_t destinationSlicePitch, cl_uint numEvents,
                                            const cl_event *events, cl_event *event) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  constexpr const char *name = "clEnqueueCopyBufferRect";
+  if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
     return error;
-  if (!isBuffer(source) || !isBuffer(destination))
-    return CL_INVALID_MEM_OBJECT;
-  if (source->context.get() != queue->context.get() ||
-      destination->context.get() != queue->context.get())
-    return CL_INVALID_CONTEXT;
-  if (!sourceOrigin || !destinationOrigin || !region || !region[0] || !region[1] || !region[2])
-    return CL_INVALID_VALUE;
+  if (cl_int error = validateBuffer(name, "src_buffer", queue, source); error != CL_SUCCESS)
+    return error;
+  if (cl_int error = validateBuffer(name, "dst_buffer", queue, destination); error != CL_SUCCESS)
+    return error;
+  _cl_context &context = *queue->context;
+  if (!sourceOrigin || !destinationOrigin || !region)
+    return fail(context, CL_INVALID_VALUE,
+                "clEnqueueCopyBufferRect: src_origin, dst_origin or region is NULL");
+  if (!region[0] || !region[1] || !region[2])
+    return fail(context, CL_INVALID_VALUE, "clEnqueueCopyBufferRect: an element of region is 0");
   RectLayout from, to;
   if (makeRectLayout(sourceOrigin, region, sourceRowPitch, sourceSlicePitch, from) ||
       makeRectLayout(destinationOrigin, region, destinationRowPitch, destinationSlicePitch, to))
-    return CL_INVALID_VALUE;
+    return fail(context, CL_INVALID_VALUE,
+                "clEnqueueCopyBufferRect: a row or slice pitch is too small for region, or a "
+                "slice pitch is not a multiple of its row pitch");
   if (rectEnd(from, region) > source->size || rectEnd(to, region) > destination->size)
-    return CL_INVALID_VALUE;
+    return fail(context, CL_INVALID_VALUE,
+                "clEnqueueCopyBufferRect: the source or destination region is out of bounds");
   if (source == destination) {
     // Within one buffer the pitches must agree (OpenCL 3.0, clEnqueueCopyBufferRect).
     if (from.rowPitch != to.rowPitch || from.slicePitch != to.slicePitch)
-      return CL_INVALID_VALUE;
+      return fail(context, CL_INVALID_VALUE,
+                  "clEnqueueCopyBufferRect: src_buffer and dst_buffer are the same buffer but "
+                  "their row or slice pitches differ");
     if (rectCopyOverlaps(sourceOrigin, destinationOrigin, region, from.rowPitch, from.slicePitch))
-      return CL_MEM_COPY_OVERLAP;
+      return fail(context, CL_MEM_COPY_OVERLAP,
+                  "clEnqueueCopyBufferRect: the source and destination regions overlap");
   } else if (overlaps(source->storage + from.offsetOf(0, 0, 0), rectEnd(from, region) -
                                                                      from.offsetOf(0, 0, 0),
                       destination->storage + to.offsetOf(0, 0, 0),
                       rectEnd(to, region) - to.offsetOf(0, 0, 0))) {
     // Sub-buffers of one buffer whose regions share bytes.
-    return CL_MEM_COPY_OVERLAP;
+    return fail(context, CL_MEM_COPY_OVERLAP,
+                "clEnqueueCopyBufferRect: the source and destination regions overlap");
   }
   return queue->enqueue(CL_COMMAND_COPY_BUFFER_RECT, waitListSpan(numEvents, events),
                         [src = OwnerRef(source), dst = OwnerRef(destination), from, to,
@@ -596,21 +704,29 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_b
     setError(errcodeReturn, error);
     return nullptr;
   };
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  constexpr const char *name = "clEnqueueMapBuffer";
+  if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
     return fail(error);
-  if (!isBuffer(buffer))
-    return fail(CL_INVALID_MEM_OBJECT);
-  if (buffer->context.get() != queue->context.get())
-    return fail(CL_INVALID_CONTEXT);
+  if (cl_int error = validateBuffer(name, "buffer", queue, buffer); error != CL_SUCCESS)
+    return fail(error);
+  _cl_context &context = *queue->context;
   constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  if ((flags & ~known) ||
-      ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
-    return fail(CL_INVALID_VALUE);
-  if (size == 0 || !inRange(buffer, offset, size))
-    return fail(CL_INVALID_VALUE);
-  if (((flags & CL_MAP_READ) && !buffer->hostCanRead()) ||
-      ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !buffer->hostCanWrite()))
-    return fail(CL_INVALID_OPERATION);
+  if (flags & ~known)
+    return fail(
+        icd::fail(context, CL_INVALID_VALUE, "clEnqueueMapBuffer: map_flags has unknown bits"));
+  if ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))
+    return fail(icd::fail(context, CL_INVALID_VALUE,
+                          "clEnqueueMapBuffer: map_flags combines CL_MAP_WRITE_INVALIDATE_REGION "
+                          "with CL_MAP_READ or CL_MAP_WRITE"));
+  if (size == 0)
+    return fail(icd::fail(context, CL_INVALID_VALUE, "clEnqueueMapBuffer: size is 0"));
+  if (!inRange(buffer, offset, size))
+    return fail(icd::fail(context, CL_INVALID_VALUE,
+                          "clEnqueueMapBuffer: " + rangeText(offset, size, buffer)));
+  if ((flags & CL_MAP_READ) && !buffer->hostCanRead())
+    return fail(hostAccessDenied(name, buffer, "read"));
+  if ((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !buffer->hostCanWrite())
+    return fail(hostAccessDenied(name, buffer, "write"));
   // Device memory is host memory: the mapped region is the buffer itself
   // (host_ptr + offset for CL_MEM_USE_HOST_PTR, as the spec requires).
   void *mapped = buffer->storage + offset;
@@ -628,14 +744,15 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_b
 cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem mem, void *mapped,
                                            cl_uint numEvents, const cl_event *events,
                                            cl_event *event) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  constexpr const char *name = "clEnqueueUnmapMemObject";
+  if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
     return error;
-  if (!isValid(mem))
-    return CL_INVALID_MEM_OBJECT;
-  if (mem->context.get() != queue->context.get())
-    return CL_INVALID_CONTEXT;
+  if (cl_int error = validateBuffer(name, "memobj", queue, mem); error != CL_SUCCESS)
+    return error;
   if (!mem->removeMapping(mapped))
-    return CL_INVALID_VALUE;
+    return fail(*queue->context, CL_INVALID_VALUE,
+                "clEnqueueUnmapMemObject: mapped_ptr is not a mapping of memobj that is still "
+                "mapped");
   return queue->enqueue(CL_COMMAND_UNMAP_MEM_OBJECT, waitListSpan(numEvents, events),
                         [hold = OwnerRef(mem)] { return CL_SUCCESS; }, event);
 }
@@ -644,16 +761,20 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue queue, cl_uint nu
                                               const cl_mem *objects, cl_mem_migration_flags flags,
                                               cl_uint numEvents, const cl_event *events,
                                               cl_event *event) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  constexpr const char *name = "clEnqueueMigrateMemObjects";
+  if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
     return error;
-  if (numObjects == 0 || !objects ||
-      (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
-    return CL_INVALID_VALUE;
+  _cl_context &context = *queue->context;
+  if (numObjects == 0 || !objects)
+    return fail(context, CL_INVALID_VALUE,
+                "clEnqueueMigrateMemObjects: num_mem_objects is 0 or mem_objects is NULL");
+  if (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+    return fail(context, CL_INVALID_VALUE, "clEnqueueMigrateMemObjects: flags has unknown bits");
   for (cl_uint i = 0; i < numObjects; ++i) {
-    if (!isValid(objects[i]))
-      return CL_INVALID_MEM_OBJECT;
-    if (objects[i]->context.get() != queue->context.get())
-      return CL_INVALID_CONTEXT;
+    const std::string parameter = "mem_objects[" + std::to_string(i) + "]";
+    if (cl_int error = validateBuffer(name, parameter.c_str(), queue, objects[i]);
+        error != CL_SUCCESS)
+      return error;
   }
   // One memory for host and device: there is nothing to move.
   return queue->enqueue(CL_COMMAND_MIGRATE_MEM_OBJECTS, waitListSpan(numEvents, events), nullptr,

@@ -144,6 +144,7 @@ public:
   }
   T *get() const { return object_; }
   T *operator->() const { return object_; }
+  T &operator*() const { return *object_; }
   explicit operator bool() const { return object_ != nullptr; }
 
 private:
@@ -200,6 +201,8 @@ inline void setError(cl_int *errcodeReturn, cl_int error) {
 
 // A wait list is valid when its count and pointer agree and every event is
 // valid and belongs to `context` (OpenCL 3.0, 5.11 and each clEnqueue*).
-cl_int validateWaitList(cl_context context, cl_uint count, const cl_event *events);
+// A problem is reported to the context, as a failure of `entryPoint`.
+cl_int validateWaitList(const char *entryPoint, cl_context context, cl_uint count,
+                        const cl_event *events);
 
 } // namespace lanewise::icd

@@ -297,13 +297,26 @@ cl_int compileIL(_cl_program &program, const std::string &options,
   return result;
 }
 
-cl_int checkDevices(cl_program program, cl_uint numDevices, const cl_device_id *devices) {
+// The device list of `entryPoint` (clBuildProgram and the like): its count
+// and pointer agree and it names the context's device.
+cl_int checkDevices(const char *entryPoint, const _cl_context &context, cl_uint numDevices,
+                    const cl_device_id *devices) {
+  const std::string name = entryPoint;
   if ((numDevices == 0) != (devices == nullptr))
-    return CL_INVALID_VALUE;
+    return fail(context, CL_INVALID_VALUE,
+                name + ": num_devices is " + std::to_string(numDevices) + " but device_list is " +
+                    (devices ? "not NULL" : "NULL"));
   for (cl_uint i = 0; i < numDevices; ++i)
-    if (!isValid(devices[i]) || devices[i] != program->context->device)
-      return CL_INVALID_DEVICE;
+    if (!isValid(devices[i]) || devices[i] != context.device)
+      return fail(context, CL_INVALID_DEVICE,
+                  name + ": device_list[" + std::to_string(i) + "] is not the context's device");
   return CL_SUCCESS;
+}
+
+// The errcode_ret of a call that creates a program, and its NULL result.
+cl_program failed(cl_int *errcodeReturn, cl_int error) {
+  setError(errcodeReturn, error);
+  return nullptr;
 }
 
 } // namespace
@@ -317,16 +330,15 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint cou
     setError(errcodeReturn, CL_INVALID_CONTEXT);
     return nullptr;
   }
-  if (count == 0 || !strings) {
-    setError(errcodeReturn, CL_INVALID_VALUE);
-    return nullptr;
-  }
+  if (count == 0 || !strings)
+    return failed(errcodeReturn, fail(*context, CL_INVALID_VALUE,
+                                      "clCreateProgramWithSource: count is 0 or strings is NULL"));
   std::string source;
   for (cl_uint i = 0; i < count; ++i) {
-    if (!strings[i]) {
-      setError(errcodeReturn, CL_INVALID_VALUE);
-      return nullptr;
-    }
+    if (!strings[i])
+      return failed(errcodeReturn,
+                    fail(*context, CL_INVALID_VALUE,
+                         "clCreateProgramWithSource: strings[" + std::to_string(i) + "] is NULL"));
     source += lengths && lengths[i] ? std::string(strings[i], lengths[i]) : std::string(strings[i]);
   }
   auto *program = new _cl_program(context, _cl_program::Origin::Source);
@@ -341,17 +353,18 @@ cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il,
     setError(errcodeReturn, CL_INVALID_CONTEXT);
     return nullptr;
   }
-  if (!il || length == 0) {
-    setError(errcodeReturn, CL_INVALID_VALUE);
-    return nullptr;
-  }
+  if (!il || length == 0)
+    return failed(errcodeReturn, fail(*context, CL_INVALID_VALUE,
+                                      "clCreateProgramWithIL: il is NULL or length is 0"));
   auto *program = new _cl_program(context, _cl_program::Origin::IL);
   const auto *bytes = static_cast<const std::byte *>(il);
   program->il.assign(bytes, bytes + length);
   if (cl_int error = loadIL(*program); error != CL_SUCCESS) {
     program->release();
-    setError(errcodeReturn, error);
-    return nullptr;
+    return failed(errcodeReturn, fail(*context, error,
+                                      "clCreateProgramWithIL: il is not a well-formed SPIR-V "
+                                      "module of " +
+                                          std::to_string(length) + " bytes"));
   }
   setError(errcodeReturn, CL_SUCCESS);
   return program;
@@ -366,20 +379,22 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
     setError(errcodeReturn, CL_INVALID_CONTEXT);
     return nullptr;
   }
-  if (numDevices == 0 || !devices || !lengths || !binaries) {
-    setError(errcodeReturn, CL_INVALID_VALUE);
-    return nullptr;
-  }
-  for (cl_uint i = 0; i < numDevices; ++i)
-    if (!isValid(devices[i]) || devices[i] != context->device) {
-      setError(errcodeReturn, CL_INVALID_DEVICE);
-      return nullptr;
-    }
+  if (numDevices == 0 || !devices)
+    return failed(errcodeReturn,
+                  fail(*context, CL_INVALID_VALUE,
+                       "clCreateProgramWithBinary: num_devices is 0 or device_list is NULL"));
+  if (cl_int error = checkDevices("clCreateProgramWithBinary", *context, numDevices, devices);
+      error != CL_SUCCESS)
+    return failed(errcodeReturn, error);
+  if (!lengths || !binaries)
+    return failed(errcodeReturn, fail(*context, CL_INVALID_VALUE,
+                                      "clCreateProgramWithBinary: lengths or binaries is NULL"));
   if (!binaries[0] || lengths[0] == 0) {
     if (binaryStatus)
       binaryStatus[0] = CL_INVALID_VALUE;
-    setError(errcodeReturn, CL_INVALID_VALUE);
-    return nullptr;
+    return failed(errcodeReturn,
+                  fail(*context, CL_INVALID_VALUE,
+                       "clCreateProgramWithBinary: binaries[0] is NULL or lengths[0] is 0"));
   }
   // A program binary of Lanewise is its SPIR-V module; compiled objects and
   // libraries carry a note that says so (program binaries, below).
@@ -400,8 +415,10 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
     if (binaryStatus)
       binaryStatus[0] = CL_INVALID_BINARY;
     program->release();
-    setError(errcodeReturn, CL_INVALID_BINARY);
-    return nullptr;
+    return failed(errcodeReturn,
+                  fail(*context, CL_INVALID_BINARY,
+                       "clCreateProgramWithBinary: binaries[0] is not a program binary of "
+                       "Lanewise (a SPIR-V module)"));
   }
   if (object)
     program->buildStatus = CL_BUILD_SUCCESS; // ready to be linked
@@ -419,9 +436,17 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_
     setError(errcodeReturn, CL_INVALID_CONTEXT);
     return nullptr;
   }
+  if (numDevices == 0 || !devices)
+    return failed(errcodeReturn,
+                  fail(*context, CL_INVALID_VALUE,
+                       "clCreateProgramWithBuiltInKernels: num_devices is 0 or device_list is "
+                       "NULL"));
   // The device has no built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty).
-  setError(errcodeReturn, CL_INVALID_VALUE);
-  return nullptr;
+  return failed(errcodeReturn,
+                fail(*context, CL_INVALID_VALUE,
+                     std::string("clCreateProgramWithBuiltInKernels: ") +
+                         (names ? "the device has no built-in kernel '" + std::string(names) + "'"
+                                : "kernel_names is NULL")));
 }
 
 cl_int CL_API_CALL clRetainProgram(cl_program program) {
@@ -442,12 +467,15 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint numDevices,
                                   void *userData) {
   if (!isValid(program))
     return CL_INVALID_PROGRAM;
-  if (cl_int error = checkDevices(program, numDevices, devices); error != CL_SUCCESS)
+  const _cl_context &context = *program->context;
+  if (cl_int error = checkDevices("clBuildProgram", context, numDevices, devices);
+      error != CL_SUCCESS)
     return error;
   if (!notify && userData)
-    return CL_INVALID_VALUE;
+    return fail(context, CL_INVALID_VALUE, "clBuildProgram: user_data without pfn_notify");
   if (program->attachedKernels > 0)
-    return CL_INVALID_OPERATION;
+    return fail(context, CL_INVALID_OPERATION,
+                "clBuildProgram: the program has kernels (release them first)");
   const std::string optionText = options ? options : "";
   if (std::string unknown = unknownBuildOption(optionText); !unknown.empty()) {
     {
@@ -458,17 +486,23 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint numDevices,
     }
     if (notify)
       notify(program, userData);
-    return CL_INVALID_BUILD_OPTIONS;
+    return fail(context, CL_INVALID_BUILD_OPTIONS,
+                "clBuildProgram: unknown build option '" + unknown + "'");
   }
-  if (!notify)
-    return buildProgram(*program, optionText);
+  if (!notify) {
+    const cl_int result = buildProgram(*program, optionText);
+    if (result != CL_SUCCESS)
+      return fail(context, result, "clBuildProgram: the build failed (see CL_PROGRAM_BUILD_LOG)");
+    return result;
+  }
   // With a callback, the build runs on a thread of its own and clBuildProgram
   // returns at once (OpenCL 3.0, 5.8.3): programs build in parallel. The
   // thread holds the program until the callback has returned.
   {
     std::lock_guard lock(program->mutex);
     if (program->buildStatus == CL_BUILD_IN_PROGRESS)
-      return CL_INVALID_OPERATION;
+      return fail(context, CL_INVALID_OPERATION,
+                  "clBuildProgram: a build of the program is in progress");
     program->buildStatus = CL_BUILD_IN_PROGRESS;
   }
   try {
@@ -491,22 +525,35 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint numDevices,
                                     void *userData) {
   if (!isValid(program))
     return CL_INVALID_PROGRAM;
-  if (cl_int error = checkDevices(program, numDevices, devices); error != CL_SUCCESS)
+  const _cl_context &context = *program->context;
+  if (cl_int error = checkDevices("clCompileProgram", context, numDevices, devices);
+      error != CL_SUCCESS)
     return error;
   if (!notify && userData)
-    return CL_INVALID_VALUE;
+    return fail(context, CL_INVALID_VALUE, "clCompileProgram: user_data without pfn_notify");
   if ((numHeaders == 0) != (headers == nullptr) || (numHeaders == 0) != (headerNames == nullptr))
-    return CL_INVALID_VALUE;
+    return fail(context, CL_INVALID_VALUE,
+                "clCompileProgram: num_input_headers is " + std::to_string(numHeaders) +
+                    " but input_headers or header_include_names disagree");
   if (program->origin == _cl_program::Origin::Binary)
-    return CL_INVALID_OPERATION;
+    return fail(context, CL_INVALID_OPERATION,
+                "clCompileProgram: the program was created from a binary, it has no source or IL");
   if (program->attachedKernels > 0)
-    return CL_INVALID_OPERATION;
-  if (program->origin == _cl_program::Origin::IL)
-    return compileIL(*program, options ? options : "", notify, userData);
+    return fail(context, CL_INVALID_OPERATION,
+                "clCompileProgram: the program has kernels (release them first)");
+  if (program->origin == _cl_program::Origin::IL) {
+    const cl_int result = compileIL(*program, options ? options : "", notify, userData);
+    if (result != CL_SUCCESS)
+      return fail(context, result,
+                  "clCompileProgram: the compilation failed (see CL_PROGRAM_BUILD_LOG)");
+    return result;
+  }
   std::vector<std::pair<std::string, std::string>> embedded;
   for (cl_uint i = 0; i < numHeaders; ++i) {
     if (!isValid(headers[i]) || !headerNames[i])
-      return CL_INVALID_VALUE;
+      return fail(context, CL_INVALID_VALUE,
+                  "clCompileProgram: input_headers[" + std::to_string(i) +
+                      "] is not a valid program or its name is NULL");
     embedded.emplace_back(headerNames[i], headers[i]->source);
   }
   const std::string optionText = options ? options : "";
@@ -529,6 +576,9 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint numDevices,
   }
   if (notify)
     notify(program, userData);
+  if (result != CL_SUCCESS)
+    return fail(context, result,
+                "clCompileProgram: the compilation failed (see CL_PROGRAM_BUILD_LOG)");
   return result;
 }
 
@@ -537,21 +587,22 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint numDevices,
                                      cl_uint numPrograms, const cl_program *programs,
                                      void(CL_CALLBACK *notify)(cl_program, void *), void *userData,
                                      cl_int *errcodeReturn) {
-  auto fail = [&](cl_int error) -> cl_program {
+  // The failures after the context's check are reported to it.
+  auto fail = [&](cl_int error, const std::string &problem = {}) -> cl_program {
+    if (!problem.empty())
+      icd::fail(*context, error, "clLinkProgram: " + problem);
     setError(errcodeReturn, error);
     return nullptr;
   };
   if (!isValid(context))
     return fail(CL_INVALID_CONTEXT);
-  if ((numDevices == 0) != (devices == nullptr))
-    return fail(CL_INVALID_VALUE);
-  for (cl_uint i = 0; i < numDevices; ++i)
-    if (!isValid(devices[i]) || devices[i] != context->device)
-      return fail(CL_INVALID_DEVICE);
+  if (cl_int error = checkDevices("clLinkProgram", *context, numDevices, devices);
+      error != CL_SUCCESS)
+    return fail(error);
   if (!notify && userData)
-    return fail(CL_INVALID_VALUE);
+    return fail(CL_INVALID_VALUE, "user_data without pfn_notify");
   if (numPrograms == 0 || !programs)
-    return fail(CL_INVALID_VALUE);
+    return fail(CL_INVALID_VALUE, "num_input_programs is 0 or input_programs is NULL");
   // Link options (OpenCL 3.0, 5.8.7): -create-library, -enable-link-options
   // and, with it, the math options of the compiler.
   const std::string optionText = options ? options : "";
@@ -565,17 +616,18 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint numDevices,
                word != "-cl-no-signed-zeros" && word != "-cl-unsafe-math-optimizations" &&
                word != "-cl-finite-math-only" && word != "-cl-fast-relaxed-math" &&
                word != "-cl-no-subgroup-ifp")
-        return fail(CL_INVALID_LINKER_OPTIONS);
+        return fail(CL_INVALID_LINKER_OPTIONS, "unknown linker option '" + word + "'");
     }
   }
   std::vector<std::vector<uint32_t>> modules;
   for (cl_uint i = 0; i < numPrograms; ++i) {
+    const std::string program = "input_programs[" + std::to_string(i) + "]";
     if (!isValid(programs[i]))
-      return fail(CL_INVALID_PROGRAM);
+      return fail(CL_INVALID_PROGRAM, program + " is not a valid program");
     std::lock_guard lock(programs[i]->mutex);
     const cl_program_binary_type type = programs[i]->binaryType;
     if (type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT && type != CL_PROGRAM_BINARY_TYPE_LIBRARY)
-      return fail(CL_INVALID_OPERATION);
+      return fail(CL_INVALID_OPERATION, program + " is not a compiled object or a library");
     // The modules as loaded: normalised and validated (llvm-spirv-14's
     // debug information, which the SPIR-V linker mishandles, is gone; the
     // line information stays).
@@ -633,6 +685,8 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint numDevices,
   }
   if (notify)
     notify(linked, userData);
+  if (result != CL_SUCCESS)
+    icd::fail(*context, result, "clLinkProgram: the link failed (see CL_PROGRAM_BUILD_LOG)");
   setError(errcodeReturn, result);
   return linked;
 }

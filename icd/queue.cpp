@@ -86,10 +86,11 @@ cl_int _cl_command_queue::finish() {
 }
 
 namespace lanewise::icd {
-cl_int validateEnqueue(cl_command_queue queue, cl_uint numEvents, const cl_event *events) {
+cl_int validateEnqueue(const char *entryPoint, cl_command_queue queue, cl_uint numEvents,
+                       const cl_event *events) {
   if (!isValid(queue))
     return CL_INVALID_COMMAND_QUEUE;
-  return validateWaitList(queue->context.get(), numEvents, events);
+  return validateWaitList(entryPoint, queue->context.get(), numEvents, events);
 }
 } // namespace lanewise::icd
 
@@ -120,6 +121,11 @@ cl_int checkQueueProperties(cl_command_queue_properties bits, bool sizeGiven) {
   return CL_SUCCESS;
 }
 
+std::string propertiesProblem(cl_int error) {
+  return error == CL_INVALID_QUEUE_PROPERTIES ? "the device does not support the queue properties"
+                                              : "the queue properties are not a valid combination";
+}
+
 cl_command_queue createQueue(cl_context context, cl_device_id device,
                              cl_command_queue_properties bits,
                              std::vector<cl_queue_properties> array, cl_int *errcodeReturn) {
@@ -128,11 +134,12 @@ cl_command_queue createQueue(cl_context context, cl_device_id device,
   return queue;
 }
 
-cl_int checkContextAndDevice(cl_context context, cl_device_id device) {
+cl_int checkContextAndDevice(const char *entryPoint, cl_context context, cl_device_id device) {
   if (!isValid(context))
     return CL_INVALID_CONTEXT;
   if (!isValid(device) || device != context->device)
-    return CL_INVALID_DEVICE;
+    return fail(*context, CL_INVALID_DEVICE,
+                std::string(entryPoint) + ": device is not the context's device");
   return CL_SUCCESS;
 }
 
@@ -141,7 +148,8 @@ cl_int checkContextAndDevice(cl_context context, cl_device_id device) {
 cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
     cl_context context, cl_device_id device, const cl_queue_properties *properties,
     cl_int *errcodeReturn) {
-  if (cl_int error = checkContextAndDevice(context, device); error != CL_SUCCESS) {
+  constexpr const char *name = "clCreateCommandQueueWithProperties";
+  if (cl_int error = checkContextAndDevice(name, context, device); error != CL_SUCCESS) {
     setError(errcodeReturn, error);
     return nullptr;
   }
@@ -152,7 +160,9 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
     for (const cl_queue_properties *p = properties; *p; p += 2) {
       bool &seen = p[0] == CL_QUEUE_PROPERTIES ? seenProperties : seenSize;
       if ((p[0] != CL_QUEUE_PROPERTIES && p[0] != CL_QUEUE_SIZE) || seen) {
-        setError(errcodeReturn, CL_INVALID_VALUE);
+        setError(errcodeReturn, fail(*context, CL_INVALID_VALUE,
+                                     std::string(name) + ": properties names an unknown "
+                                                         "property or one twice"));
         return nullptr;
       }
       seen = true;
@@ -163,7 +173,8 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
     array.push_back(0);
   }
   if (cl_int error = checkQueueProperties(bits, seenSize); error != CL_SUCCESS) {
-    setError(errcodeReturn, error);
+    setError(errcodeReturn,
+             fail(*context, error, std::string(name) + ": " + propertiesProblem(error)));
     return nullptr;
   }
   return createQueue(context, device, bits, std::move(array), errcodeReturn);
@@ -172,12 +183,14 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
 cl_command_queue CL_API_CALL clCreateCommandQueue(cl_context context, cl_device_id device,
                                                   cl_command_queue_properties bits,
                                                   cl_int *errcodeReturn) {
-  if (cl_int error = checkContextAndDevice(context, device); error != CL_SUCCESS) {
+  if (cl_int error = checkContextAndDevice("clCreateCommandQueue", context, device);
+      error != CL_SUCCESS) {
     setError(errcodeReturn, error);
     return nullptr;
   }
   if (cl_int error = checkQueueProperties(bits, false); error != CL_SUCCESS) {
-    setError(errcodeReturn, error);
+    setError(errcodeReturn,
+             fail(*context, error, "clCreateCommandQueue: " + propertiesProblem(error)));
     return nullptr;
   }
   return createQueue(context, device, bits, {}, errcodeReturn);
@@ -242,7 +255,8 @@ cl_int CL_API_CALL clFinish(cl_command_queue queue) {
 
 cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
                                                   cl_command_queue queue) {
-  if (cl_int error = checkContextAndDevice(context, device); error != CL_SUCCESS)
+  if (cl_int error = checkContextAndDevice("clSetDefaultDeviceCommandQueue", context, device);
+      error != CL_SUCCESS)
     return error;
   // The device has no device-side queues (CL_DEVICE_MAX_ON_DEVICE_QUEUES is 0).
   return CL_INVALID_OPERATION;

@@ -47,9 +47,10 @@ private:
 };
 
 namespace lanewise::icd {
-// Validates the queue, the wait list (same context) and the event pointer
-// shared by every clEnqueue* call.
-cl_int validateEnqueue(cl_command_queue queue, cl_uint numEvents, const cl_event *events);
+// Validates the queue and the wait list (same context) shared by every
+// clEnqueue* call, `entryPoint`.
+cl_int validateEnqueue(const char *entryPoint, cl_command_queue queue, cl_uint numEvents,
+                       const cl_event *events);
 inline std::span<const cl_event> waitListSpan(cl_uint count, const cl_event *events) {
   return {events, events ? count : 0};
 }

@@ -61,10 +61,13 @@ cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue queue, cl_uint numPointers,
                                                                 void *[], void *),
                                     void *userData, cl_uint numEvents, const cl_event *events,
                                     cl_event *event) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  if (cl_int error = validateEnqueue("clEnqueueSVMFree", queue, numEvents, events);
+      error != CL_SUCCESS)
     return error;
   if ((numPointers == 0) != (pointers == nullptr))
-    return CL_INVALID_VALUE;
+    return fail(*queue->context, CL_INVALID_VALUE,
+                "clEnqueueSVMFree: num_svm_pointers is " + std::to_string(numPointers) +
+                    " but svm_pointers is " + (pointers ? "not NULL" : "NULL"));
   std::vector<void *> list(pointers, pointers + numPointers);
   return queue->enqueue(CL_COMMAND_SVM_FREE, waitListSpan(numEvents, events),
                         [queue, context = OwnerRef(queue->context.get()), list, callback,
@@ -83,12 +86,15 @@ cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue queue, cl_uint numPointers,
 cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking, void *destination,
                                       const void *source, size_t size, cl_uint numEvents,
                                       const cl_event *events, cl_event *event) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  if (cl_int error = validateEnqueue("clEnqueueSVMMemcpy", queue, numEvents, events);
+      error != CL_SUCCESS)
     return error;
   if (!destination || !source)
-    return CL_INVALID_VALUE;
+    return fail(*queue->context, CL_INVALID_VALUE,
+                "clEnqueueSVMMemcpy: dst_ptr or src_ptr is NULL");
   if (overlaps(destination, source, size))
-    return CL_MEM_COPY_OVERLAP;
+    return fail(*queue->context, CL_MEM_COPY_OVERLAP,
+                "clEnqueueSVMMemcpy: the source and destination ranges overlap");
   return queue->enqueue(CL_COMMAND_SVM_MEMCPY, waitListSpan(numEvents, events),
                         [destination, source, size] {
                           std::memcpy(destination, source, size);
@@ -100,12 +106,20 @@ cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking, 
 cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue queue, void *target, const void *pattern,
                                        size_t patternSize, size_t size, cl_uint numEvents,
                                        const cl_event *events, cl_event *event) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  if (cl_int error = validateEnqueue("clEnqueueSVMMemFill", queue, numEvents, events);
+      error != CL_SUCCESS)
     return error;
-  if (!target || !pattern || patternSize == 0 || patternSize > 128 ||
-      !std::has_single_bit(patternSize) || reinterpret_cast<uintptr_t>(target) % patternSize ||
-      size % patternSize)
-    return CL_INVALID_VALUE;
+  _cl_context &context = *queue->context;
+  if (!target || !pattern)
+    return fail(context, CL_INVALID_VALUE, "clEnqueueSVMMemFill: svm_ptr or pattern is NULL");
+  if (patternSize == 0 || patternSize > 128 || !std::has_single_bit(patternSize))
+    return fail(context, CL_INVALID_VALUE,
+                "clEnqueueSVMMemFill: pattern_size " + std::to_string(patternSize) +
+                    " is not one of 1, 2, 4, 8, 16, 32, 64 and 128");
+  if (reinterpret_cast<uintptr_t>(target) % patternSize || size % patternSize)
+    return fail(context, CL_INVALID_VALUE,
+                "clEnqueueSVMMemFill: svm_ptr or size is not a multiple of pattern_size " +
+                    std::to_string(patternSize));
   std::vector<char> bytes(static_cast<const char *>(pattern),
                           static_cast<const char *>(pattern) + patternSize);
   return queue->enqueue(CL_COMMAND_SVM_MEMFILL, waitListSpan(numEvents, events),
@@ -120,20 +134,26 @@ cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue queue, void *target, con
 cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue queue, cl_bool blocking, cl_map_flags flags,
                                    void *pointer, size_t size, cl_uint numEvents,
                                    const cl_event *events, cl_event *event) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  if (cl_int error = validateEnqueue("clEnqueueSVMMap", queue, numEvents, events);
+      error != CL_SUCCESS)
     return error;
-  if (!pointer || size == 0 || !validMapFlags(flags))
-    return CL_INVALID_VALUE;
+  if (!pointer || size == 0)
+    return fail(*queue->context, CL_INVALID_VALUE, "clEnqueueSVMMap: svm_ptr is NULL or size is 0");
+  if (!validMapFlags(flags))
+    return fail(*queue->context, CL_INVALID_VALUE,
+                "clEnqueueSVMMap: map_flags has unknown bits or combines "
+                "CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE");
   return queue->enqueue(CL_COMMAND_SVM_MAP, waitListSpan(numEvents, events), nullptr, event,
                         blocking);
 }
 
 cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue queue, void *pointer, cl_uint numEvents,
                                      const cl_event *events, cl_event *event) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  if (cl_int error = validateEnqueue("clEnqueueSVMUnmap", queue, numEvents, events);
+      error != CL_SUCCESS)
     return error;
   if (!pointer)
-    return CL_INVALID_VALUE;
+    return fail(*queue->context, CL_INVALID_VALUE, "clEnqueueSVMUnmap: svm_ptr is NULL");
   return queue->enqueue(CL_COMMAND_SVM_UNMAP, waitListSpan(numEvents, events), nullptr, event);
 }
 
@@ -141,16 +161,23 @@ cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue queue, cl_uint numPoi
                                           const void **pointers, const size_t *sizes,
                                           cl_mem_migration_flags flags, cl_uint numEvents,
                                           const cl_event *events, cl_event *event) {
-  if (cl_int error = validateEnqueue(queue, numEvents, events); error != CL_SUCCESS)
+  if (cl_int error = validateEnqueue("clEnqueueSVMMigrateMem", queue, numEvents, events);
+      error != CL_SUCCESS)
     return error;
-  if (numPointers == 0 || !pointers ||
-      (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)))
-    return CL_INVALID_VALUE;
+  _cl_context &context = *queue->context;
+  if (numPointers == 0 || !pointers)
+    return fail(context, CL_INVALID_VALUE,
+                "clEnqueueSVMMigrateMem: num_svm_pointers is 0 or svm_pointers is NULL");
+  if (flags & ~(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+    return fail(context, CL_INVALID_VALUE, "clEnqueueSVMMigrateMem: flags has unknown bits");
   for (cl_uint i = 0; i < numPointers; ++i) {
+    const std::string pointer = "svm_pointers[" + std::to_string(i) + "]";
     if (!pointers[i])
-      return CL_INVALID_VALUE;
-    if (!queue->context->findSvmAllocation(pointers[i], sizes && sizes[i] ? sizes[i] : 1).first)
-      return CL_INVALID_VALUE;
+      return fail(context, CL_INVALID_VALUE, "clEnqueueSVMMigrateMem: " + pointer + " is NULL");
+    if (!context.findSvmAllocation(pointers[i], sizes && sizes[i] ? sizes[i] : 1).first)
+      return fail(context, CL_INVALID_VALUE,
+                  "clEnqueueSVMMigrateMem: " + pointer +
+                      " and its size are not within one SVM allocation of the context");
   }
   return queue->enqueue(CL_COMMAND_SVM_MIGRATE_MEM, waitListSpan(numEvents, events), nullptr,
                         event);
