@@ -53,8 +53,10 @@ struct _cl_event : lanewise::icd::Object<_cl_event, lanewise::icd::ObjectKind::E
 
   // Makes this command wait for `other`. Only before submit(). If `other`
   // is terminated, this command is too (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_
-  // WAIT_LIST) when `inherits`: events of a wait list and barriers, not the
-  // mere order of an in-order queue, whose next command still runs.
+  // WAIT_LIST) when `inherits`: events of a wait list, and for a barrier the
+  // commands before it; not the mere order of a queue (the previous command
+  // of an in-order queue, the last barrier), whose next command still runs,
+  // so that one terminated command does not terminate every later one.
   void dependOn(_cl_event *other, bool inherits = true);
   // Hands the command to the executor: it runs once its dependencies are met.
   void submit();

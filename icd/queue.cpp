@@ -26,7 +26,7 @@ cl_int _cl_command_queue::enqueue(cl_command_type type, std::span<const cl_event
     if (inOrder() && last_)
       event->dependOn(last_.get(), /*inherits=*/false);
     if (barrier_)
-      event->dependOn(barrier_.get());
+      event->dependOn(barrier_.get(), /*inherits=*/false);
     for (cl_event other : waitList)
       event->dependOn(other);
     last_ = OwnerRef(event);
@@ -60,7 +60,7 @@ cl_int _cl_command_queue::enqueueBarrier(cl_command_type type,
         event->dependOn(last_.get(), /*inherits=*/false);
     }
     if (barrier_)
-      event->dependOn(barrier_.get());
+      event->dependOn(barrier_.get(), /*inherits=*/false);
     barrier_ = OwnerRef(event);
     last_ = OwnerRef(event);
     outstanding_.emplace_back(event);

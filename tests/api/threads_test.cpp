@@ -234,5 +234,58 @@ TEST_F(Threads, ConcurrentObjectCreationAndQueries) {
   EXPECT_EQ(failures.count, 0);
 }
 
+// A command terminated by a user event set to a negative status, and the
+// barrier behind it, must not terminate the commands other threads enqueue
+// on the same queue afterwards: the barrier orders them, it does not hand
+// its status on. (A terminated barrier used to terminate every later
+// command of its queue, and every later barrier with them: the queue stayed
+// unusable for good.)
+TEST_F(Threads, TerminatedCommandLeavesSharedQueueUsable) {
+  cl_int err = CL_INVALID_VALUE;
+  const cl_queue_properties outOfOrder[] = {CL_QUEUE_PROPERTIES,
+                                            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+  cl_command_queue outOfOrderQueue =
+      clCreateCommandQueueWithProperties(context, device, outOfOrder, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  for (cl_command_queue shared : {queue, outOfOrderQueue}) {
+    SCOPED_TRACE(shared == queue ? "in-order queue" : "out-of-order queue");
+    cl_mem gated = buffer(kSize);
+    cl_event gate = clCreateUserEvent(context, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    const Bytes data = pattern(kSize, 9);
+    cl_event write = nullptr, barrier = nullptr;
+    ASSERT_EQ(
+        clEnqueueWriteBuffer(shared, gated, CL_FALSE, 0, kSize, data.data(), 1, &gate, &write),
+        CL_SUCCESS);
+    ASSERT_EQ(clEnqueueBarrierWithWaitList(shared, 0, nullptr, &barrier), CL_SUCCESS);
+    ASSERT_EQ(clSetUserEventStatus(gate, -7), CL_SUCCESS);
+    EXPECT_EQ(clWaitForEvents(1, &write), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    clWaitForEvents(1, &barrier); // terminated or complete: the specification does not say
+
+    Failures failures;
+    runThreads([&](int t) {
+      cl_mem mem = buffer(kSize);
+      for (int round = 0; round < kRounds; ++round) {
+        const Bytes expected = pattern(kSize, t * 100 + round);
+        Bytes out(kSize, 0);
+        failures.check(clEnqueueWriteBuffer(shared, mem, CL_TRUE, 0, kSize, expected.data(), 0,
+                                            nullptr, nullptr) == CL_SUCCESS);
+        failures.check(clEnqueueBarrierWithWaitList(shared, 0, nullptr, nullptr) == CL_SUCCESS);
+        failures.check(clEnqueueReadBuffer(shared, mem, CL_TRUE, 0, kSize, out.data(), 0, nullptr,
+                                           nullptr) == CL_SUCCESS);
+        failures.check(out == expected);
+      }
+      clReleaseMemObject(mem);
+    });
+    EXPECT_EQ(failures.count, 0);
+    EXPECT_EQ(clFinish(shared), CL_SUCCESS);
+    clReleaseEvent(write);
+    clReleaseEvent(barrier);
+    clReleaseEvent(gate);
+    clReleaseMemObject(gated);
+  }
+  clReleaseCommandQueue(outOfOrderQueue);
+}
+
 } // namespace
 } // namespace lanewise::test
