@@ -6,6 +6,7 @@
 #include "runtime/printf.h"
 #include "runtime/problems.h"
 #include "runtime/stats.h"
+#include "runtime/thread_sanitizer.h"
 #include "runtime/trace.h"
 #include "runtime/watchdog.h"
 
@@ -657,7 +658,18 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
 
   // Each worker keeps its context from launch to launch.
   const bool tracing = trace::enabled();
+  // Two edges through TBB (runtime/thread_sanitizer.h): the set-up before
+  // every work-group, every work-group before the end of the launch. Not one
+  // edge for both, which would also order work-groups among themselves and
+  // hide their races.
+  const char edges[2] = {};
+  const char *const launchStarts = &edges[0], *const launchEnds = &edges[1];
   auto runGroups = [&](std::uint64_t first, std::uint64_t end) {
+    threadSanitizer::receive(launchStarts);
+    struct Finished {
+      const char *edge;
+      ~Finished() { threadSanitizer::publish(edge); }
+    } finished{launchEnds};
     static thread_local WorkerContext context;
     prepareContext(context, plan);
     if (tracing)
@@ -684,13 +696,16 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
     }
   };
   const auto started = std::chrono::steady_clock::now();
-  if (deterministic())
+  if (deterministic()) {
     runGroups(0, totalGroups);
-  else
+  } else {
+    threadSanitizer::publish(launchStarts);
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, totalGroups),
                       [&](const tbb::blocked_range<std::uint64_t> &groups) {
                         runGroups(groups.begin(), groups.end());
                       });
+    threadSanitizer::receive(launchEnds);
+  }
   // The command completes when launch() returns: its output is out by then
   // (OpenCL C 3.0, 6.15.14.1).
   if (printfLog)

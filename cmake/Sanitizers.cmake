@@ -1,0 +1,81 @@
+# Sanitizer builds: -DLANEWISE_SANITIZE=address,undefined or -DLANEWISE_SANITIZE=thread
+# instruments everything this project compiles (the library, the translator, the
+# command line and the tests). scripts/sanitize.sh builds and runs the suite
+# under each.
+#
+# Tests that run programs this project does not build (python3, clinfo, cmake,
+# the shell) preload the sanitizer's runtime into them, so that the library
+# they load finds it: lanewise_sanitize_uninstrumented_test(NAME...) sets that
+# up. Their own leaks are not ours, so leak detection is off in them.
+#
+# Sets LANEWISE_SANITIZER_ENV, the environment of every test.
+
+set(LANEWISE_SANITIZE "" CACHE STRING
+    "Sanitizers to instrument with: address,undefined or thread (empty: none)")
+set(LANEWISE_SANITIZER_ENV "")
+set(LANEWISE_SANITIZER_UNINSTRUMENTED_ENV "")
+
+if(LANEWISE_SANITIZE)
+  string(REPLACE "," ";" sanitizers "${LANEWISE_SANITIZE}")
+  foreach(sanitizer IN LISTS sanitizers)
+    if(NOT sanitizer MATCHES "^(address|undefined|thread)$")
+      message(FATAL_ERROR "LANEWISE_SANITIZE: unknown sanitizer '${sanitizer}' "
+                          "(address, undefined or thread)")
+    endif()
+  endforeach()
+  if("thread" IN_LIST sanitizers AND "address" IN_LIST sanitizers)
+    message(FATAL_ERROR "LANEWISE_SANITIZE: thread and address cannot be combined")
+  endif()
+
+  # Every undefined-behaviour report fails the test that caused it.
+  add_compile_options(-fsanitize=${LANEWISE_SANITIZE} -fno-sanitize-recover=all
+                      -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=${LANEWISE_SANITIZE})
+
+  set(suppressions ${PROJECT_SOURCE_DIR}/tests/sanitizers)
+  set(preload)
+  if("address" IN_LIST sanitizers)
+    list(APPEND preload asan)
+    set(asan_options
+        "check_initialization_order=1:strict_init_order=1:suppressions=${suppressions}/asan.supp")
+    list(APPEND LANEWISE_SANITIZER_ENV "ASAN_OPTIONS=${asan_options}"
+         "LSAN_OPTIONS=suppressions=${suppressions}/lsan.supp:print_suppressions=0")
+    list(APPEND LANEWISE_SANITIZER_UNINSTRUMENTED_ENV "ASAN_OPTIONS=${asan_options}:detect_leaks=0")
+  endif()
+  if("undefined" IN_LIST sanitizers)
+    list(APPEND preload ubsan)
+    list(APPEND LANEWISE_SANITIZER_ENV "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+  endif()
+  if("thread" IN_LIST sanitizers)
+    list(APPEND preload tsan)
+    list(APPEND LANEWISE_SANITIZER_ENV
+         "TSAN_OPTIONS=suppressions=${suppressions}/tsan.supp:halt_on_error=1:second_deadlock_stack=1")
+  endif()
+
+  set(preload_paths)
+  foreach(runtime IN LISTS preload)
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=lib${runtime}.so
+                    OUTPUT_VARIABLE path OUTPUT_STRIP_TRAILING_WHITESPACE)
+    get_filename_component(path "${path}" REALPATH)
+    if(NOT EXISTS "${path}")
+      message(FATAL_ERROR "LANEWISE_SANITIZE: the ${runtime} runtime of ${CMAKE_CXX_COMPILER} "
+                          "was not found")
+    endif()
+    list(APPEND preload_paths "${path}")
+  endforeach()
+  string(REPLACE ";" ":" preload_paths "${preload_paths}")
+  list(APPEND LANEWISE_SANITIZER_UNINSTRUMENTED_ENV "LD_PRELOAD=${preload_paths}")
+  message(STATUS "Sanitizers: ${LANEWISE_SANITIZE}")
+endif()
+
+# Tests whose command is a program this project does not build.
+function(lanewise_sanitize_uninstrumented_test)
+  if(NOT LANEWISE_SANITIZE)
+    return()
+  endif()
+  foreach(test IN LISTS ARGN)
+    # A later assignment wins: ASAN_OPTIONS without leak detection.
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT ${LANEWISE_SANITIZER_ENV}
+                 ${LANEWISE_SANITIZER_UNINSTRUMENTED_ENV})
+  endforeach()
+endfunction()
