@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs Lanewise's build and test dependencies from Debian 12 packages.
+# Installs Lanewise's build and test dependencies from Debian 12 packages;
+# with the argument "fuzz", also what the fuzz targets need (scripts/fuzz.sh:
+# clang-16 and its libFuzzer, since clang-14 has no _Float16 on x86-64).
 # Idempotent: when everything is present it installs nothing and prints nothing.
 set -euo pipefail
 
@@ -11,6 +13,9 @@ packages=(
   clang-14 llvm-spirv-14 llvm-14-dev libllvmspirvlib-14-dev
   pocl-opencl-icd python3-pyopencl python3-numpy
 )
+if [ "${1:-}" = fuzz ]; then
+  packages+=(clang-16 libclang-rt-16-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <charconv>
 #include <fstream>
+#include <iterator>
 
 namespace lanewise::cli {
 
@@ -152,17 +153,24 @@ RunDescription readRunDescription(const fs::path &file) {
   std::ifstream stream(file);
   if (!stream)
     throw UsageError("cannot read the run description '" + file.string() + "'");
-  const fs::path folder = file.parent_path();
+  const std::string text{std::istreambuf_iterator<char>(stream), std::istreambuf_iterator<char>()};
+  return parseRunDescription(text, file.string(), file.parent_path());
+}
+
+RunDescription parseRunDescription(std::string_view text, const std::string &name,
+                                   const fs::path &folder) {
   RunDescription description;
-  std::string line;
-  for (size_t number = 1; std::getline(stream, line); ++number) {
-    const std::string_view content = trimmed(withoutComment(line));
+  size_t number = 1;
+  for (size_t start = 0; start < text.size(); ++number) {
+    const size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view content = trimmed(withoutComment(text.substr(start, end - start)));
+    start = end + 1;
     if (content.empty())
       continue;
     try {
       applyLine(description, content, folder);
     } catch (const UsageError &error) {
-      throw UsageError(file.string() + ":" + std::to_string(number) + ": " + error.what());
+      throw UsageError(name + ":" + std::to_string(number) + ": " + error.what());
     }
   }
   return description;

@@ -50,6 +50,10 @@ uint64_t parseSeed(std::string_view text);
 
 // Throws UsageError prefixed with "FILE:LINE: ".
 RunDescription readRunDescription(const std::filesystem::path &file);
+// The same from the file's text; `name` prefixes messages and relative paths
+// are taken from `folder`.
+RunDescription parseRunDescription(std::string_view text, const std::string &name,
+                                   const std::filesystem::path &folder);
 
 // What `later` sets replaces what `earlier` sets; arguments and prints of
 // `later` come after those of `earlier`.
