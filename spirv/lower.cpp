@@ -647,6 +647,24 @@ private:
     return checked;
   }
 
+  // The address register of a sub-group block read or write
+  // (cl_intel_subgroups): the sub-group reads or writes S elements per
+  // component from the pointer, the same for all its lanes, so each lane's
+  // check covers the block of a whole sub-group. Each lane reaching the whole
+  // block is no race among them: the block is checked for bounds and
+  // alignment only.
+  uint32_t checkedBlockAddress(const Value &pointer, const Value &data, bool write) {
+    const uint64_t bytes = uint64_t(code_.subgroupSize) * accessBytes(data);
+    const size_t firstSite = checks_ ? checks_->sites.size() : 0;
+    const uint32_t address =
+        checkedAddress(pointer, pointer.offset, bytes, data.elementBytes(), write);
+    for (size_t site = firstSite; checks_ && site < checks_->sites.size(); ++site) {
+      checks_->sites[site].skipsRaces = true;
+      checks_->sites[site].skipsUninit = !write;
+    }
+    return address;
+  }
+
   // ---- the register shadow of undefined values ----
   // At -O2 an uninitialised variable is an OpUndef, usually an incoming
   // value of a phi (the uninit check); a relative shuffle's result is
@@ -2809,14 +2827,15 @@ void KernelLowering::lowerSubgroup(const Instruction &instruction) {
   case spv::OpSubgroupBlockReadINTEL: {
     const Value &pointer = operand(0);
     const Value &r = values_.at(instruction.result);
-    emit(runtime::subgroupBlockHandler(r.elementBytes()), r.offset, {pointer.offset, 0u},
-         r.components, 0, pointer.varying ? 1 : 0);
+    emit(runtime::subgroupBlockHandler(r.elementBytes()), r.offset,
+         {checkedBlockAddress(pointer, r, false), 0u}, r.components, 0, pointer.varying ? 1 : 0);
     return;
   }
   case spv::OpSubgroupBlockWriteINTEL: {
     const Value &pointer = operand(0), &data = operand(1);
-    emit(runtime::subgroupBlockHandler(data.elementBytes()), 0, {pointer.offset, data.offset},
-         data.components, 1, (pointer.varying ? 1 : 0) | (data.varying ? 2 : 0));
+    emit(runtime::subgroupBlockHandler(data.elementBytes()), 0,
+         {checkedBlockAddress(pointer, data, true), data.offset}, data.components, 1,
+         (pointer.varying ? 1 : 0) | (data.varying ? 2 : 0));
     return;
   }
   default:
