@@ -1,8 +1,46 @@
 #!/usr/bin/env bash
-# Builds Lanewise and runs the whole test suite with ctest.
+# Builds Lanewise and runs the whole test suite:
+#   1. the release build's tests (ctest in build/; arguments go to this ctest);
+#   2. the API, SPIR-V, command-line and PyOpenCL tests built with
+#      AddressSanitizer and UndefinedBehaviorSanitizer (scripts/sanitize.sh,
+#      in build-asan/);
+#   3. each fuzz target for a minute (scripts/fuzz.sh), so that they keep
+#      building and running.
+# LANEWISE_TEST_STAGES picks stages (default "release sanitizers fuzz").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${LANEWISE_BUILD_DIR:-$root/build}
-bash "$root/scripts/build.sh"
-cd "$build"
-ctest --output-on-failure --parallel "$(nproc)" "$@"
+stages=${LANEWISE_TEST_STAGES:-release sanitizers fuzz}
+for stage in $stages; do
+  case "$stage" in
+    release | sanitizers | fuzz) ;;
+    *) echo "test.sh: unknown stage '$stage' in LANEWISE_TEST_STAGES" >&2; exit 2 ;;
+  esac
+done
+stage() { [[ " $stages " == *" $1 "* ]]; }
+
+if stage release; then
+  bash "$root/scripts/build.sh"
+  (cd "$build" && ctest --output-on-failure --parallel "$(nproc)" "$@")
+fi
+if stage sanitizers; then
+  # The library and every test that reaches it through the API, the SPIR-V
+  # front end's tests, the command line and PyOpenCL. The kernel suite under
+  # the sanitizers (scripts/sanitize.sh address,undefined, everything) takes
+  # four times as long: docs/reliability.md has its figures.
+  echo "== the API, SPIR-V, command-line and PyOpenCL tests under AddressSanitizer and UndefinedBehaviorSanitizer"
+  LANEWISE_SANITIZE_TARGETS="lanewise lanewise_cli lanewise_api_tests lanewise_spirv_tests lanewise_stress_tests lanewise_test_kernels" \
+    bash "$root/scripts/sanitize.sh" address,undefined \
+    -E '^(CheckedMode\.|Builds/CheckedMode\.|package\.)'
+fi
+if stage fuzz; then
+  for target in spirv_module opencl_c run_description; do
+    echo "== fuzz target $target, 60 s"
+    bash "$root/scripts/fuzz.sh" "$target" 60 -seed=1 >"${TMPDIR:-/tmp}/lanewise-fuzz-$target.log" 2>&1 || {
+      tail -n 60 "${TMPDIR:-/tmp}/lanewise-fuzz-$target.log"
+      echo "test.sh: fuzz target $target failed" >&2
+      exit 1
+    }
+    grep -E "^stat::number_of_executed_units|^Done" "${TMPDIR:-/tmp}/lanewise-fuzz-$target.log" || true
+  done
+fi
