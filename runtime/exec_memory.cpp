@@ -111,17 +111,19 @@ template <std::uint32_t Bytes> Handler storeFor(const Shape &shape) {
 
 
 // result = base + index * stride, index signed (OpAccessChain indices are
-// signed, OpenCL SPIR-V environment 2.3).
+// signed, OpenCL SPIR-V environment 2.3). Computed modulo 2^64, as the
+// machine's address arithmetic is: a product past the int64 range is no
+// undefined behaviour of the engine's.
 template <std::uint32_t IndexBytes> struct PointerIndex {
   template <bool RV, bool BV, bool IV> static void run(const Instruction &in, ExecutionState &s) {
     const std::uint64_t *base = s.reg<const std::uint64_t>(in.operand[0]);
     const std::byte *index = s.registers + in.operand[1];
     std::uint64_t *r = s.reg<std::uint64_t>(in.result);
-    const std::int64_t stride = static_cast<std::int64_t>(in.immediate);
+    const std::uint64_t stride = in.immediate;
     using Index = std::make_signed_t<BitsT<IndexBytes>>;
     const Index *indices = reinterpret_cast<const Index *>(index);
     auto at = [&](std::uint32_t l) {
-      return base[BV ? l : 0] + std::uint64_t(std::int64_t(indices[IV ? l : 0]) * stride);
+      return base[BV ? l : 0] + std::uint64_t(std::int64_t(indices[IV ? l : 0])) * stride;
     };
     if constexpr (!RV)
       r[0] = at(0);
