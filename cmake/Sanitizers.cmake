@@ -8,7 +8,8 @@
 # they load finds it: lanewise_sanitize_uninstrumented_test(NAME...) sets that
 # up. Their own leaks are not ours, so leak detection is off in them.
 #
-# Sets LANEWISE_SANITIZER_ENV, the environment of every test.
+# Sets LANEWISE_SANITIZER_ENV, the sanitizer options as environment
+# variables, for the tests whose command is not a program built here.
 
 set(LANEWISE_SANITIZE "" CACHE STRING
     "Sanitizers to instrument with: address,undefined or thread (empty: none)")
@@ -67,6 +68,22 @@ if(LANEWISE_SANITIZE)
   list(APPEND LANEWISE_SANITIZER_UNINSTRUMENTED_ENV "LD_PRELOAD=${preload_paths}")
   message(STATUS "Sanitizers: ${LANEWISE_SANITIZE}")
 endif()
+
+# Test programs built here carry the options themselves
+# (tests/sanitizers/default_options.cpp): a test discovered by
+# gtest_discover_tests gets one ENVIRONMENT entry at most.
+function(lanewise_sanitize_test_programs)
+  if(NOT LANEWISE_SANITIZE)
+    return()
+  endif()
+  foreach(target IN LISTS ARGN)
+    if(TARGET ${target})
+      target_sources(${target} PRIVATE ${PROJECT_SOURCE_DIR}/tests/sanitizers/default_options.cpp)
+      target_compile_definitions(${target} PRIVATE
+        LANEWISE_SANITIZER_SUPPRESSIONS="${PROJECT_SOURCE_DIR}/tests/sanitizers")
+    endif()
+  endforeach()
+endfunction()
 
 # Tests whose command is a program this project does not build.
 function(lanewise_sanitize_uninstrumented_test)

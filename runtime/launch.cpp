@@ -661,15 +661,15 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
   // Two edges through TBB (runtime/thread_sanitizer.h): the set-up before
   // every work-group, every work-group before the end of the launch. Not one
   // edge for both, which would also order work-groups among themselves and
-  // hide their races.
-  const char edges[2] = {};
-  const char *const launchStarts = &edges[0], *const launchEnds = &edges[1];
+  // hide their races. A worker receives the first before it reads anything
+  // of the launch, its captures too: from an object of no launch's.
+  static const char launchStarts = 0;
+  const char launchEnds = 0;
   auto runGroups = [&](std::uint64_t first, std::uint64_t end) {
-    threadSanitizer::receive(launchStarts);
     struct Finished {
       const char *edge;
       ~Finished() { threadSanitizer::publish(edge); }
-    } finished{launchEnds};
+    } finished{&launchEnds};
     static thread_local WorkerContext context;
     prepareContext(context, plan);
     if (tracing)
@@ -699,12 +699,13 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
   if (deterministic()) {
     runGroups(0, totalGroups);
   } else {
-    threadSanitizer::publish(launchStarts);
+    threadSanitizer::publish(&launchStarts);
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, totalGroups),
                       [&](const tbb::blocked_range<std::uint64_t> &groups) {
+                        threadSanitizer::receive(&launchStarts);
                         runGroups(groups.begin(), groups.end());
                       });
-    threadSanitizer::receive(launchEnds);
+    threadSanitizer::receive(&launchEnds);
   }
   // The command completes when launch() returns: its output is out by then
   // (OpenCL C 3.0, 6.15.14.1).

@@ -41,6 +41,6 @@ if stage fuzz; then
       echo "test.sh: fuzz target $target failed" >&2
       exit 1
     }
-    grep -E "^stat::number_of_executed_units|^Done" "${TMPDIR:-/tmp}/lanewise-fuzz-$target.log" || true
+    grep -a -E "^stat::number_of_executed_units|^Done" "${TMPDIR:-/tmp}/lanewise-fuzz-$target.log" || true
   done
 fi
