@@ -118,3 +118,20 @@ function(lanewise_assemble_spvasm output_variable)
     VERBATIM)
   set(${output_variable} ${output} PARENT_SCOPE)
 endfunction()
+
+# The test kernels' SPIR-V assembly: NAME.spvasm -> NAME.spv, for SPIR-V 1.2,
+# or 1.4 when NAME ends in _spv14 (it uses SPIR-V 1.4 instructions). Appends
+# the outputs to <output list variable>.
+function(lanewise_assemble_test_kernels output_list)
+  set(outputs ${${output_list}})
+  foreach(source IN LISTS ARGN)
+    get_filename_component(name ${source} NAME_WE)
+    set(environment spv1.2)
+    if(name MATCHES "_spv14$")
+      set(environment spv1.4)
+    endif()
+    lanewise_assemble_spvasm(spv SOURCE ${source} TARGET_ENV ${environment} OUTPUT ${name}.spv)
+    list(APPEND outputs ${spv})
+  endforeach()
+  set(${output_list} ${outputs} PARENT_SCOPE)
+endfunction()
