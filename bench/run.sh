@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs lanewise-bench from an existing build with both OpenCL drivers visible
 # to the ICD loader: Lanewise from that build, and PoCL when it is installed.
-# It builds nothing.
+# With --build-times first, runs lanewise-build-bench instead, with Oclgrind
+# too when it is installed. It builds nothing.
 #
 #   bash bench/run.sh [BUILD_DIR] [lanewise-bench options...]
+#   bash bench/run.sh [BUILD_DIR] --build-times [lanewise-build-bench options...]
 #
 # BUILD_DIR defaults to ../build relative to this script (the repository's
-# build/). Options after it go to the program (see lanewise-bench --help).
+# build/). Options after it go to the program (--help lists them).
 # Thread count: LANEWISE_THREADS caps Lanewise, POCL_MAX_PTHREAD_COUNT caps
 # PoCL; when only one is set, this script sets the other to the same value.
 set -euo pipefail
@@ -19,12 +21,17 @@ if [[ $# -gt 0 && "$1" != -* ]]; then
 fi
 build="$(cd "${build}" && pwd)"
 
-bench="${build}/bench/lanewise-bench"
+program=lanewise-bench
+if [[ "${1:-}" == --build-times ]]; then
+  program=lanewise-build-bench
+  shift
+fi
+bench="${build}/bench/${program}"
 library="${build}/icd/liblanewise.so"
 for file in "${bench}" "${library}"; do
   if [[ ! -e "${file}" ]]; then
     echo "run.sh: ${file} not found; build first:" >&2
-    echo "  cmake --build ${build} --target lanewise lanewise-bench" >&2
+    echo "  cmake --build ${build} --target lanewise ${program}" >&2
     exit 2
   fi
 done
@@ -36,6 +43,10 @@ if [[ -f /etc/OpenCL/vendors/pocl.icd ]]; then
   cp /etc/OpenCL/vendors/pocl.icd "${vendors}/pocl.icd"
 else
   echo "run.sh: /etc/OpenCL/vendors/pocl.icd not found: timing Lanewise only" >&2
+fi
+# Debian's oclgrind package installs its ICD library without registering it.
+if [[ "${program}" == lanewise-build-bench && -f /usr/lib/oclgrind/liboclgrind-rt-icd.so ]]; then
+  echo /usr/lib/oclgrind/liboclgrind-rt-icd.so > "${vendors}/oclgrind.icd"
 fi
 
 if [[ -n "${LANEWISE_THREADS:-}" && -z "${POCL_MAX_PTHREAD_COUNT:-}" ]]; then

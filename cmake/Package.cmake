@@ -2,10 +2,11 @@
 #
 #   cpack -G DEB      # lanewise_<version>_amd64.deb
 #
-# It installs into /usr: the library and its translator, the ICD loader's
-# entry in /etc/OpenCL/vendors, the lanewise command, its manual pages and
-# the documentation. Its dependencies come from dpkg-shlibdeps (oneTBB,
-# LLVM 14, LLVMSPIRVLib, the C++ runtime, and the ICD loader, which the
+# It installs into /usr: the library and its compiler helpers (the compile
+# server and the translator), the ICD loader's entry in /etc/OpenCL/vendors,
+# the lanewise command, its manual pages and the documentation. Its
+# dependencies come from dpkg-shlibdeps (oneTBB, LLVM 14, clang 14's
+# library, LLVMSPIRVLib, the C++ runtime, and the ICD loader, which the
 # lanewise command links).
 include(GNUInstallDirs)
 

@@ -10,7 +10,7 @@ packages=(
   opencl-headers ocl-icd-opencl-dev opencl-clhpp-headers clinfo
   libtbb-dev spirv-tools spirv-headers
   libgtest-dev libgmock-dev libbenchmark-dev libmpfr-dev
-  clang-14 llvm-spirv-14 llvm-14-dev libllvmspirvlib-14-dev
+  clang-14 llvm-spirv-14 llvm-14-dev libclang-cpp14-dev libclang-14-dev libllvmspirvlib-14-dev
   pocl-opencl-icd python3-pyopencl python3-numpy
 )
 if [ "${1:-}" = fuzz ]; then

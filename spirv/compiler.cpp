@@ -1,8 +1,13 @@
 #include "spirv/compiler.h"
 #include "spirv/support.h"
+#include "spirv/translator/fixups.h"
+#include "spirv/translator/messages.h"
 
 #include <algorithm>
 #include <array>
+#include <condition_variable>
+#include <csignal>
+#include <memory>
 #include <string_view>
 #include <cerrno>
 #include <cstdio>
@@ -13,10 +18,14 @@
 #include <iterator>
 #include <mutex>
 #include <sstream>
+#include <thread>
 
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -80,31 +89,66 @@ std::string onPath(const std::string &name) {
 
 std::string firstLine(const std::string &text) { return text.substr(0, text.find('\n')); }
 
-// The translator installed beside the library (LIBDIR/lanewise/), else the
+// A helper program installed beside the library (LIBDIR/lanewise/), else the
 // one of the build tree this library was built in.
-std::string builtInTranslator() {
+std::string helperProgram(const char *name, const char *inBuildTree) {
   Dl_info info;
   if (dladdr(reinterpret_cast<void *>(&findToolchain), &info) && info.dli_fname) {
-    const fs::path installed =
-        fs::path(info.dli_fname).parent_path() / "lanewise" / "lanewise-llvm-spirv";
+    const fs::path installed = fs::path(info.dli_fname).parent_path() / "lanewise" / name;
     if (isExecutable(installed.string()))
       return installed.string();
   }
-  return isExecutable(LANEWISE_BUILD_TRANSLATOR) ? LANEWISE_BUILD_TRANSLATOR : "";
+  return isExecutable(inBuildTree) ? inBuildTree : "";
+}
+
+// What the compile server's output depends on: its version and fix-ups,
+// and the clang library it runs (a Debian update of it changes the file).
+std::string serverIdentity(const std::string &server) {
+  std::string identity = "lanewise-compile-server " LANEWISE_VERSION " (fix-ups " +
+                         std::to_string(translator::kFixUpRevision) +
+                         ", clang " LANEWISE_LLVM_VERSION ")";
+  for (const std::string &file : {server, std::string(LANEWISE_CLANG_LIBRARY)}) {
+    struct stat status {};
+    if (stat(file.c_str(), &status) == 0)
+      identity += " " + std::to_string(status.st_size) + "@" +
+                  std::to_string(status.st_mtim.tv_sec) + "." +
+                  std::to_string(status.st_mtim.tv_nsec);
+  }
+  return identity;
+}
+
+bool environmentSays(const char *name, std::string_view value) {
+  const char *text = std::getenv(name);
+  return text && std::string_view(text) == value;
 }
 
 std::optional<Toolchain> locate() {
   Toolchain toolchain;
   toolchain.majorVersion = LANEWISE_LLVM_MAJOR;
   const std::string n = std::to_string(LANEWISE_LLVM_MAJOR);
-  if (const char *clang = std::getenv("LANEWISE_CLANG"); clang && *clang)
+  const char *clang = std::getenv("LANEWISE_CLANG");
+  const char *translator = std::getenv("LANEWISE_LLVM_SPIRV");
+  if (clang && *clang)
     toolchain.clang = clang;
   else if (toolchain.clang = onPath("clang-" + n); toolchain.clang.empty())
     toolchain.clang = "/usr/lib/llvm-" + n + "/bin/clang";
-  if (const char *translator = std::getenv("LANEWISE_LLVM_SPIRV"); translator && *translator)
+  // Tools named in the environment run as programs; otherwise the compile
+  // server, whose clang is the library of clang-N (the clang path then only
+  // locates its headers).
+  const bool toolsNamed = (clang && *clang) || (translator && *translator);
+  if (!toolsNamed && !environmentSays("LANEWISE_COMPILE_SERVER", "0")) {
+    toolchain.server = helperProgram("lanewise-compile-server", LANEWISE_BUILD_COMPILE_SERVER);
+    if (!toolchain.server.empty() && isExecutable(toolchain.clang)) {
+      toolchain.identity = serverIdentity(toolchain.server);
+      toolchain.lanewiseTranslator = true;
+      return toolchain;
+    }
+    toolchain.server.clear();
+  }
+  if (translator && *translator)
     toolchain.llvmSpirv = translator;
   else
-    toolchain.llvmSpirv = builtInTranslator();
+    toolchain.llvmSpirv = helperProgram("lanewise-llvm-spirv", LANEWISE_BUILD_TRANSLATOR);
   if (!isExecutable(toolchain.clang) || !isExecutable(toolchain.llvmSpirv))
     return std::nullopt;
   std::string clangVersion, translatorVersion;
@@ -260,6 +304,193 @@ bool useBuiltinTables(const std::string &source) {
 bool keepOptimisationUnderChecks() {
   const char *text = std::getenv("LANEWISE_CHECK_OPTIMIZE");
   return text && *text && std::string_view(text) != "0";
+}
+
+// A running lanewise-compile-server: a socket that is its standard input
+// and output, and an in-memory file that is its standard error (what clang
+// or LLVM says when it crashes).
+class ServerProcess {
+public:
+  static std::unique_ptr<ServerProcess> start(const Toolchain &toolchain, std::string &error) {
+    auto server = std::unique_ptr<ServerProcess>(new ServerProcess);
+    int ends[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0) {
+      error = std::string("cannot make a socket for the compile server: ") + std::strerror(errno);
+      return nullptr;
+    }
+    server->socket_ = ends[0];
+    server->errors_ = memfd_create("lanewise-compile-server-stderr", MFD_CLOEXEC);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, ends[1], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO);
+    if (server->errors_ >= 0)
+      posix_spawn_file_actions_adddup2(&actions, server->errors_, STDERR_FILENO);
+    const std::string clangOption = "--clang=" + toolchain.clang;
+    char *argv[] = {const_cast<char *>(toolchain.server.c_str()),
+                    const_cast<char *>(clangOption.c_str()), nullptr};
+    const int spawned = posix_spawn(&server->pid_, argv[0], &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(ends[1]);
+    if (spawned != 0) {
+      server->pid_ = -1;
+      error = "cannot run " + toolchain.server + ": " + std::strerror(spawned);
+      return nullptr;
+    }
+    return server;
+  }
+
+  ~ServerProcess() {
+    close(socket_); // a healthy server exits at the end of its input
+    if (errors_ >= 0)
+      close(errors_);
+    if (pid_ > 0 && !healthy_) {
+      kill(pid_, SIGKILL);
+      while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+  }
+
+  // Sends a request and waits for the reply. False when the server ended
+  // (crashed, aborted or was killed): `error` then says how, with what it
+  // wrote to standard error, and the server is done for.
+  bool call(const compile_server::Message &request, compile_server::Message &reply,
+            std::string &error) {
+    if (errors_ >= 0) {
+      // Its standard error shares the file offset with this descriptor.
+      (void)ftruncate(errors_, 0);
+      lseek(errors_, 0, SEEK_SET);
+    }
+    if (compile_server::send(socket_, request) && compile_server::receive(socket_, reply) &&
+        reply.size() == 3)
+      return true;
+    healthy_ = false;
+    shutdown(socket_, SHUT_RDWR);
+    int status = 0;
+    pid_t ended = 0;
+    while ((ended = waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
+    }
+    if (ended == pid_) {
+      pid_ = -1;
+      error = WIFSIGNALED(status)
+                  ? "ended with signal " + std::to_string(WTERMSIG(status)) + " (" +
+                        strsignal(WTERMSIG(status)) + ")"
+                  : "exited with status " + std::to_string(WEXITSTATUS(status));
+    } else {
+      error = "stopped answering";
+    }
+    if (errors_ >= 0) {
+      std::string said(8192, '\0');
+      const ssize_t count = pread(errors_, said.data(), said.size(), 0);
+      said.resize(count > 0 ? static_cast<size_t>(count) : 0);
+      if (!said.empty())
+        error += ":\n" + said;
+    }
+    return false;
+  }
+
+  // For a process that forked: the servers belong to the parent. Closes
+  // this process's descriptors and leaves the server alone.
+  void disown() {
+    pid_ = -1;
+    healthy_ = true;
+  }
+
+private:
+  ServerProcess() = default;
+  pid_t pid_ = -1;
+  int socket_ = -1, errors_ = -1;
+  bool healthy_ = true;
+};
+
+// The compile servers of this process: started when a build needs one and
+// none is free, at most one per hardware thread, so that programs built on
+// several threads compile in parallel; kept for the next build.
+class ServerPool {
+public:
+  static ServerPool &instance() {
+    // Never destroyed: at exit the sockets close and the servers end.
+    static ServerPool *pool = new ServerPool;
+    return *pool;
+  }
+
+  std::unique_ptr<ServerProcess> acquire(const Toolchain &toolchain, std::string &error) {
+    std::unique_lock lock(mutex_);
+    forgetParentServers();
+    freed_.wait(lock, [&] { return !idle_.empty() || running_ < limit_; });
+    if (!idle_.empty()) {
+      std::unique_ptr<ServerProcess> server = std::move(idle_.back());
+      idle_.pop_back();
+      return server;
+    }
+    std::unique_ptr<ServerProcess> server = ServerProcess::start(toolchain, error);
+    if (server)
+      ++running_;
+    return server;
+  }
+
+  // Returns a server after a build; nullptr when it ended.
+  void release(std::unique_ptr<ServerProcess> server) {
+    {
+      std::lock_guard lock(mutex_);
+      if (getpid() != owner_) {
+        server->disown();
+        server.reset();
+      } else if (server) {
+        idle_.push_back(std::move(server));
+      } else {
+        --running_;
+      }
+    }
+    freed_.notify_one();
+  }
+
+private:
+  ServerPool() : owner_(getpid()) {
+    const unsigned threads = std::thread::hardware_concurrency();
+    limit_ = threads > 0 ? threads : 1;
+  }
+
+  void forgetParentServers() {
+    if (getpid() == owner_)
+      return;
+    for (std::unique_ptr<ServerProcess> &server : idle_)
+      server->disown();
+    idle_.clear();
+    running_ = 0;
+    owner_ = getpid();
+  }
+
+  std::mutex mutex_;
+  std::condition_variable freed_;
+  std::vector<std::unique_ptr<ServerProcess>> idle_;
+  size_t running_ = 0, limit_ = 1;
+  pid_t owner_;
+};
+
+// One build on a compile server. A server that ends during the build is
+// replaced and the build tried once more (it may have been killed while it
+// waited); a second end is the program's: `crash` says what happened.
+bool compileOnServer(const Toolchain &toolchain, const compile_server::Message &request,
+                     compile_server::Message &reply, std::string &crash) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    std::unique_ptr<ServerProcess> server = ServerPool::instance().acquire(toolchain, crash);
+    if (!server)
+      return false;
+    const bool answered = server->call(request, reply, crash);
+    if (!answered)
+      server.reset();
+    ServerPool::instance().release(std::move(server));
+    if (answered)
+      return true;
+  }
+  crash = "the compiler (" + toolchain.server + ") " + crash;
+  // "... ended with signal 4 (Illegal instruction)" and what it wrote.
+  if (const size_t said = crash.find(":\n"); said != std::string::npos)
+    crash.insert(said, " while compiling this program");
+  else
+    crash += " while compiling this program";
+  return false;
 }
 
 } // namespace
@@ -447,46 +678,52 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
     }
   }
 
-  std::error_code error;
-  const char *temporaryRoot = std::getenv("TMPDIR");
-  std::string pattern = std::string(temporaryRoot && *temporaryRoot ? temporaryRoot : "/tmp") +
-                        "/lanewise-build-XXXXXX";
-  if (!mkdtemp(pattern.data())) {
-    result.log = "error: cannot create a temporary folder for the compiler\n";
-    return result;
-  }
-  const fs::path work = pattern;
+  // The build's files: the source, the #undef list read after the default
+  // header, and the embedded headers of clCompileProgram. The compile server
+  // takes them with the request and keeps them in memory, in a folder that
+  // only its clang sees; clang and the translator run as programs read them
+  // from a temporary folder.
+  const bool onServer = !toolchain->server.empty();
   struct Cleanup {
     fs::path path;
     ~Cleanup() {
       std::error_code ignored;
-      fs::remove_all(path, ignored);
+      if (!path.empty())
+        fs::remove_all(path, ignored);
     }
-  } cleanup{work};
-
+  } cleanup;
+  fs::path work = "/lanewise-build";
+  if (!onServer) {
+    const char *temporaryRoot = std::getenv("TMPDIR");
+    std::string pattern = std::string(temporaryRoot && *temporaryRoot ? temporaryRoot : "/tmp") +
+                          "/lanewise-build-XXXXXX";
+    if (!mkdtemp(pattern.data())) {
+      result.log = "error: cannot create a temporary folder for the compiler\n";
+      return result;
+    }
+    work = cleanup.path = pattern;
+  }
   const fs::path source = work / "program.cl", bitcode = work / "program.bc",
                  spirvFile = work / "program.spv", undefines = work / "undefine.h";
-  {
-    std::ofstream file(source, std::ios::binary);
-    file << request.source;
-  }
+  std::vector<std::pair<fs::path, std::string>> files = {{source, request.source}};
   if (!translated.undefine.empty()) {
-    std::ofstream file(undefines, std::ios::binary);
+    std::string text;
     for (const std::string &macro : translated.undefine)
-      file << "#undef " << macro << "\n";
+      text += "#undef " + macro + "\n";
+    files.emplace_back(undefines, text);
   }
-  if (!request.headers.empty()) {
-    const fs::path include = work / "include";
-    for (const auto &[headerName, text] : request.headers) {
-      const fs::path path = include / headerName;
+  for (const auto &[headerName, text] : request.headers)
+    files.emplace_back(work / "include" / headerName, text);
+  if (!onServer)
+    for (const auto &[path, text] : files) {
+      std::error_code error;
       fs::create_directories(path.parent_path(), error);
       std::ofstream file(path, std::ios::binary);
       file << text;
     }
-  }
-  auto clangCommand = [&](bool tables) {
-    std::vector<std::string> clang = {toolchain->clang, "-cc1", "-triple", "spir64",
-                                      "-emit-llvm-bc"};
+  // clang -cc1's arguments after "-cc1", but for the output.
+  auto clangArguments = [&](bool tables) {
+    std::vector<std::string> clang = {"-triple", "spir64"};
     if (tables)
       clang.push_back("-fdeclare-opencl-builtins");
     clang.push_back("-finclude-default-header");
@@ -502,43 +739,91 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
       for (const std::string &flag : {"-fdebug-prefix-map=" + work.string() + "/=",
                                        std::string("-fdebug-compilation-dir=.")})
         clang.push_back(flag);
-    clang.insert(clang.end(), {"-o", bitcode.string(), "-x", "cl", source.string()});
+    clang.insert(clang.end(), {"-x", "cl", source.string()});
     return clang;
   };
-
-  std::string diagnostics;
-  int clangStatus = runProcess(clangCommand(tables), diagnostics);
-  if (clangStatus != 0 && tables) {
-    // What the tables lack, the header may have: the header decides.
-    diagnostics.clear();
-    clangStatus = runProcess(clangCommand(false), diagnostics);
-  }
+  std::vector<std::string> translatorOptions = {
+      "--spirv-max-version=1.4", translatorExtensionOption(),
+      "--preserve-ocl-kernel-arg-type-metadata-through-string", "--spirv-allow-extra-diexpressions"};
+  if (promote)
+    translatorOptions.push_back("--lanewise-promote-variables");
   // The diagnostics name the source by its temporary path; show it as the
   // program's source.
-  for (size_t at; (at = diagnostics.find(source.string())) != std::string::npos;)
-    diagnostics.replace(at, source.string().size(), "program.cl");
-  result.log = diagnostics;
-  if (clangStatus != 0) {
-    result.status = CompileResult::Status::Failure;
-    return result;
-  }
-  std::string translatorOutput;
-  std::vector<std::string> translator = {
-      toolchain->llvmSpirv, "--spirv-max-version=1.4", translatorExtensionOption(),
-      "--preserve-ocl-kernel-arg-type-metadata-through-string",
-      "--spirv-allow-extra-diexpressions", bitcode.string(), "-o", spirvFile.string()};
-  if (promote)
-    translator.push_back("--lanewise-promote-variables");
-  const int translatorStatus = runProcess(translator, translatorOutput);
+  auto asProgramSource = [&](std::string diagnostics) {
+    for (size_t at; (at = diagnostics.find(source.string())) != std::string::npos;)
+      diagnostics.replace(at, source.string().size(), "program.cl");
+    return diagnostics;
+  };
+
   std::string bytes;
-  if (translatorStatus != 0 || !readFile(spirvFile, bytes) || !isSpirv(bytes)) {
-    result.status = CompileResult::Status::Failure;
-    result.log += "error: llvm-spirv could not translate the program:\n" + translatorOutput;
-    return result;
+  if (onServer) {
+    auto build = [&](bool tables, compile_server::Message &reply, std::string &crash) {
+      compile_server::Message message = clangArguments(tables);
+      message.push_back("--translate");
+      message.insert(message.end(), translatorOptions.begin(), translatorOptions.end());
+      message.push_back("--files");
+      for (const auto &[path, text] : files)
+        message.insert(message.end(), {path.string(), text});
+      return compileOnServer(*toolchain, message, reply, crash);
+    };
+    compile_server::Message reply;
+    std::string crash;
+    bool answered = build(tables, reply, crash);
+    if (answered && reply[0] == "clang" && tables)
+      answered = build(false, reply, crash); // what the tables lack, the header may have
+    if (!answered) {
+      result.status = CompileResult::Status::Failure;
+      result.log = "error: " + asProgramSource(crash) + "\n";
+      return result;
+    }
+    result.log = asProgramSource(reply[1]);
+    if (reply[0] != "ok") {
+      result.status = CompileResult::Status::Failure;
+      if (reply[0] == "translator")
+        result.log += "error: llvm-spirv could not translate the program:\n" + reply[2] + "\n";
+      return result;
+    }
+    bytes = std::move(reply[2]);
+    if (!isSpirv(bytes)) {
+      result.status = CompileResult::Status::Failure;
+      result.log += "error: the compile server's SPIR-V is not a module\n";
+      return result;
+    }
+  } else {
+    auto clangCommand = [&](bool tables) {
+      std::vector<std::string> clang = {toolchain->clang, "-cc1", "-emit-llvm-bc", "-o",
+                                        bitcode.string()};
+      const std::vector<std::string> arguments = clangArguments(tables);
+      clang.insert(clang.end(), arguments.begin(), arguments.end());
+      return clang;
+    };
+    std::string diagnostics;
+    int clangStatus = runProcess(clangCommand(tables), diagnostics);
+    if (clangStatus != 0 && tables) {
+      // What the tables lack, the header may have: the header decides.
+      diagnostics.clear();
+      clangStatus = runProcess(clangCommand(false), diagnostics);
+    }
+    result.log = asProgramSource(diagnostics);
+    if (clangStatus != 0) {
+      result.status = CompileResult::Status::Failure;
+      return result;
+    }
+    std::string translatorOutput;
+    std::vector<std::string> translator = {toolchain->llvmSpirv};
+    translator.insert(translator.end(), translatorOptions.begin(), translatorOptions.end());
+    translator.insert(translator.end(), {bitcode.string(), "-o", spirvFile.string()});
+    const int translatorStatus = runProcess(translator, translatorOutput);
+    if (translatorStatus != 0 || !readFile(spirvFile, bytes) || !isSpirv(bytes)) {
+      result.status = CompileResult::Status::Failure;
+      result.log += "error: llvm-spirv could not translate the program:\n" + translatorOutput;
+      return result;
+    }
   }
   result.status = CompileResult::Status::Success;
   result.spirv = toWords(bytes);
   if (cache) {
+    std::error_code error;
     fs::create_directories(*cache, error);
     writeAtomically(*cache / (name + ".log"), result.log);
     writeAtomically(*cache / (name + ".spv"), sealed(bytes));

@@ -14,18 +14,22 @@
 namespace lanewise::spirv {
 
 // clang and a translator with llvm-spirv's command line, of one LLVM major
-// version.
+// version; or the compile server, which is both in one process that serves
+// build after build (spirv/translator/compile_server.cpp).
 struct Toolchain {
   std::string clang, llvmSpirv;
+  std::string server; // lanewise-compile-server, when builds go to it
   int majorVersion = 0;
-  std::string identity; // versions of both tools, part of the cache key
+  std::string identity; // versions of the tools, part of the cache key
   bool lanewiseTranslator = false; // lanewise-llvm-spirv, with options of its own
 };
 
 // Finds the tools: LANEWISE_CLANG and LANEWISE_LLVM_SPIRV when set (the
 // latter then replaces lanewise-llvm-spirv and its fix-ups), else clang-N
 // (N: the LLVM version the translator was built with) on PATH or under
-// /usr/lib/llvm-N/bin, and lanewise-llvm-spirv beside the library. Looked up
+// /usr/lib/llvm-N/bin, and lanewise-compile-server beside the library (or,
+// with LANEWISE_COMPILE_SERVER=0 or without it, lanewise-llvm-spirv there,
+// and clang and the translator run as two programs per build). Looked up
 // once per process.
 const std::optional<Toolchain> &findToolchain();
 

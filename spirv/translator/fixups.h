@@ -14,6 +14,10 @@ class Module;
 
 namespace lanewise::translator {
 
+// Raised whenever the fix-ups change, so that the driver's cache (keyed by
+// the translator's identity) does not serve SPIR-V translated without them.
+constexpr int kFixUpRevision = 6;
+
 // Applies every fix-up to `module`. Returns one line per kind of change made
 // ("replaced 3 freeze instructions ..."), for the build log of -v builds.
 std::vector<std::string> fixUp(llvm::Module &module);

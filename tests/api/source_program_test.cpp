@@ -696,6 +696,54 @@ TEST_F(SourceProgram, SyntaxErrorIsReportedWithItsPosition) {
   }
 }
 
+// A program that crashes the compiler (clang's own "#pragma clang __debug
+// crash") fails its build with CL_BUILD_PROGRAM_FAILURE and a log that says
+// so, and takes nothing else down: the application goes on, and the next
+// builds in the same context, on the same and on other threads, succeed.
+TEST_F(SourceProgram, CompilerCrashFailsOnlyThatBuild) {
+  if (!testingLanewise())
+    GTEST_SKIP() << "a compiler in the application's process would take it down";
+  const std::string salt =
+      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  const std::string crashing = "// " + salt + "\n#pragma clang __debug crash\n"
+                               "kernel void k(global int *out) { *out = 1; }\n";
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    cl_program program = source(crashing);
+    ASSERT_NE(program, nullptr);
+    EXPECT_EQ(build(program, ""), CL_BUILD_PROGRAM_FAILURE) << attempt;
+    EXPECT_EQ(buildStatus(program, device), CL_BUILD_ERROR) << attempt;
+    const std::string log = buildLog(program, device);
+    // clang's crash report names the source position it was at.
+    EXPECT_TRUE(contains(log, "program.cl:2:2")) << log;
+    EXPECT_TRUE(contains(log, "while compiling this program") ||
+                contains(log, "PLEASE submit a bug report"))
+        << log;
+  }
+  // Built on three threads at once (the programs are adopted afterwards:
+  // the fixture's lists are not for threads).
+  constexpr int kThreads = 3;
+  std::vector<cl_program> programs(kThreads);
+  std::vector<cl_int> results(kThreads, 12345);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      const std::string text = "// " + salt + "\nkernel void k(global int *out) { "
+                               "out[get_global_id(0)] = " + std::to_string(7 + t) + "; }\n";
+      const char *strings[] = {text.c_str()};
+      cl_int error = CL_SUCCESS;
+      programs[t] = clCreateProgramWithSource(context, 1, strings, nullptr, &error);
+      if (programs[t])
+        results[t] = build(programs[t], "");
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  for (int t = 0; t < kThreads; ++t) {
+    ASSERT_NE(adopt(programs[t]), nullptr) << t;
+    EXPECT_EQ(results[t], CL_SUCCESS) << buildLog(programs[t], device);
+    EXPECT_EQ(run<int32_t>(programs[t], "k", 3), std::vector<int32_t>(3, 7 + t)) << t;
+  }
+}
+
 // -cl-opt-disable changes nothing in the results.
 TEST_F(SourceProgram, OptDisableGivesTheSameResults) {
   const std::string text = "kernel void k(global const int *in, global int *out) {\n"

@@ -23,7 +23,7 @@ field() { dpkg-deb --field "$deb" "$1"; }
 [ "$(field Version)" = "$version" ] || fail "Version is '$(field Version)', not $version"
 [ "$(field Architecture)" = amd64 ] || fail "Architecture is '$(field Architecture)'"
 depends=$(field Depends)
-for dependency in libtbb12 ocl-icd-libopencl1 libllvm14 libllvmspirvlib14 libstdc++6; do
+for dependency in libtbb12 ocl-icd-libopencl1 libllvm14 libclang-cpp14 libllvmspirvlib14 libstdc++6; do
   grep -qw "$dependency" <<<"$depends" || fail "Depends lacks $dependency: $depends"
 done
 grep -qw clang-14 <<<"$(field Recommends)" || fail "Recommends lacks clang-14"
@@ -34,7 +34,8 @@ dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles | grep -qx /etc/OpenCL/vend
 # Files.
 contents=$(dpkg-deb --contents "$deb" | awk '{print $NF}')
 for file in ./etc/OpenCL/vendors/lanewise.icd ./usr/bin/lanewise ./usr/lib/liblanewise.so \
-            ./usr/lib/lanewise/lanewise-llvm-spirv ./usr/share/doc/lanewise/README.md \
+            ./usr/lib/lanewise/lanewise-llvm-spirv ./usr/lib/lanewise/lanewise-compile-server \
+            ./usr/share/doc/lanewise/README.md \
             ./usr/share/doc/lanewise/CHANGELOG.md ./usr/share/doc/lanewise/cts.md \
             ./usr/share/man/man1/lanewise.1.gz ./usr/share/man/man1/lanewise-run.1.gz \
             ./usr/share/man/man1/lanewise-compile.1.gz; do
