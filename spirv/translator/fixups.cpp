@@ -1,6 +1,7 @@
 #include "fixups.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
@@ -99,6 +100,57 @@ size_t splatSelectConditions(llvm::Module &module) {
   return selects.size();
 }
 
+// The work-item functions that take a dimension (OpenCL C 3.0, 6.15.1)
+// answer 0 or 1 for a dimension outside 0 to get_work_dim() - 1.
+// llvm-spirv-14 translates each to a component of a three-component
+// built-in vector: with a constant index above 2 to an OpCompositeExtract
+// that SPIR-V validation rejects, with a variable one to an
+// OpVectorExtractDynamic whose result SPIR-V leaves undefined for an index
+// above 2. The call is guarded: a constant index above 2 becomes the
+// function's answer for it; a variable index is clamped to 0 for the call
+// and the answer chosen by `index < 3`. Dimensions 1 and 2 of a launch
+// with fewer are the launch's own, with size 1 and index 0, as the
+// specification's answers are.
+size_t guardDimensionIndices(llvm::Module &module) {
+  // Mangled name (the argument is a uint) and the answer outside the range.
+  static const std::pair<const char *, uint64_t> functions[] = {
+      {"_Z13get_global_idj", 0},      {"_Z15get_global_sizej", 1},
+      {"_Z12get_local_idj", 0},       {"_Z14get_local_sizej", 1},
+      {"_Z23get_enqueued_local_sizej", 1}, {"_Z14get_num_groupsj", 1},
+      {"_Z12get_group_idj", 0},       {"_Z17get_global_offsetj", 0}};
+  size_t count = 0;
+  for (const auto &[name, outside] : functions) {
+    llvm::Function *function = module.getFunction(name);
+    if (!function || function->arg_size() != 1)
+      continue;
+    std::vector<llvm::CallInst *> calls;
+    for (llvm::User *user : function->users())
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == function)
+        calls.push_back(call);
+    for (llvm::CallInst *call : calls) {
+      llvm::Value *index = call->getArgOperand(0);
+      llvm::Constant *answer = llvm::ConstantInt::get(call->getType(), outside);
+      if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(index)) {
+        if (constant->getZExtValue() < 3)
+          continue;
+        call->replaceAllUsesWith(answer);
+        call->eraseFromParent();
+      } else {
+        llvm::IRBuilder<> builder(call);
+        llvm::Value *inside =
+            builder.CreateICmpULT(index, llvm::ConstantInt::get(index->getType(), 3), "dim.inside");
+        call->setArgOperand(
+            0, builder.CreateSelect(inside, index, llvm::ConstantInt::get(index->getType(), 0)));
+        builder.SetInsertPoint(call->getNextNode());
+        llvm::Value *guarded = builder.CreateSelect(inside, call, answer, "dim.answer");
+        call->replaceUsesWithIf(guarded, [&](llvm::Use &use) { return use.getUser() != guarded; });
+      }
+      ++count;
+    }
+  }
+  return count;
+}
+
 } // namespace
 
 namespace {
@@ -152,6 +204,8 @@ std::vector<std::string> fixUp(llvm::Module &module) {
     notes.push_back("replaced " + std::to_string(count) + " freeze instructions by their operands");
   if (const size_t count = widenSwitchSelectors(module))
     notes.push_back("widened the selectors of " + std::to_string(count) + " switches");
+  if (const size_t count = guardDimensionIndices(module))
+    notes.push_back("guarded the dimension of " + std::to_string(count) + " work-item function calls");
   if (const size_t count = splatSelectConditions(module))
     notes.push_back("splatted the conditions of " + std::to_string(count) + " vector selects");
   return notes;

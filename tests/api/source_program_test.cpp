@@ -744,6 +744,44 @@ TEST_F(SourceProgram, CompilerCrashFailsOnlyThatBuild) {
   }
 }
 
+// The work-item functions that take a dimension answer 0 (ids, offset) or
+// 1 (sizes, group count) for a dimension outside 0 to get_work_dim() - 1
+// (OpenCL C 3.0, 6.15.1), whether the dimension is a constant (which
+// llvm-spirv-14 translated to SPIR-V that does not validate) or a value
+// (which it translated to a vector component read out of range). The
+// expected values are the specification's; PoCL 3.1 answers 0 for all.
+TEST_F(SourceProgram, WorkItemFunctionsOutsideTheDimensions) {
+  const std::string text =
+      "kernel void dims(global ulong *out, uint n) {\n"
+      "  if (get_global_id(0) != 0) return;\n"
+      "  out[0] = get_global_id(n); out[1] = get_global_size(n);\n"
+      "  out[2] = get_local_id(n); out[3] = get_local_size(n);\n"
+      "  out[4] = get_enqueued_local_size(n); out[5] = get_num_groups(n);\n"
+      "  out[6] = get_group_id(n); out[7] = get_global_offset(n);\n"
+      "  out[8] = get_global_id(3); out[9] = get_global_size(4);\n"
+      "  out[10] = get_local_id(5); out[11] = get_local_size(6);\n"
+      "  out[12] = get_enqueued_local_size(7); out[13] = get_num_groups(100);\n"
+      "  out[14] = get_group_id(1000); out[15] = get_global_offset(0xffffffff);\n"
+      "}\n";
+  const std::vector<uint64_t> outside = {0, 1, 0, 1, 1, 1, 0, 0};
+  for (const char *options : {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable"}) {
+    cl_program program = built(text, options);
+    ASSERT_NE(program, nullptr) << options;
+    for (cl_uint n : {0u, 1u, 2u, 3u, 5u, 1000u, 0xffffffffu}) {
+      cl_mem out = buffer(std::vector<uint64_t>(16, 99));
+      launch(program, "dims", 4, {argumentOf(out), argumentOf(n)});
+      const std::vector<uint64_t> got = readBack<uint64_t>(out, 16);
+      // A 1-dimensional launch of 4 work-items in groups of 2 (the local
+      // size is the implementation's: read it back from the answer).
+      std::vector<uint64_t> expected = outside;
+      if (n == 0)
+        expected = {0, 4, 0, got[3], got[3], got[3] ? 4 / got[3] : 0, 0, 0};
+      expected.insert(expected.end(), outside.begin(), outside.end());
+      EXPECT_EQ(got, expected) << options << ", dimension " << n;
+    }
+  }
+}
+
 // -cl-opt-disable changes nothing in the results.
 TEST_F(SourceProgram, OptDisableGivesTheSameResults) {
   const std::string text = "kernel void k(global const int *in, global int *out) {\n"
