@@ -661,8 +661,8 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
   // Two edges through TBB (runtime/thread_sanitizer.h): the set-up before
   // every work-group, every work-group before the end of the launch. Not one
   // edge for both, which would also order work-groups among themselves and
-  // hide their races. A worker receives the first before it reads anything
-  // of the launch, its captures too: from an object of no launch's.
+  // hide their races. The first is an object of no launch's, received before
+  // a thread reads anything of the launch (Body below).
   static const char launchStarts = 0;
   const char launchEnds = 0;
   auto runGroups = [&](std::uint64_t first, std::uint64_t end) {
@@ -699,12 +699,30 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
   if (deterministic()) {
     runGroups(0, totalGroups);
   } else {
+    // TBB copies the body into its tasks, on the thread that makes a task
+    // (this one, or a worker that splits the range), and runs it on another,
+    // handing the task over inside libtbb. The copy writes and reads its one
+    // pointer with atomic accesses (and no plain initialisation), so that
+    // ThreadSanitizer sees no race on it without an edge from each copy:
+    // such an edge would carry the work-groups the copying worker ran
+    // before, and hide their races.
+    using RunGroups = decltype(runGroups);
+    struct Body {
+      const RunGroups *run; // only through std::atomic_ref
+      explicit Body(const RunGroups *groups) {
+        std::atomic_ref(run).store(groups, std::memory_order_relaxed);
+      }
+      Body(const Body &other) {
+        std::atomic_ref(run).store(std::atomic_ref(other.run).load(std::memory_order_relaxed),
+                                   std::memory_order_relaxed);
+      }
+      void operator()(const tbb::blocked_range<std::uint64_t> &groups) const {
+        threadSanitizer::receive(&launchStarts);
+        (*std::atomic_ref(run).load(std::memory_order_relaxed))(groups.begin(), groups.end());
+      }
+    };
     threadSanitizer::publish(&launchStarts);
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, totalGroups),
-                      [&](const tbb::blocked_range<std::uint64_t> &groups) {
-                        threadSanitizer::receive(&launchStarts);
-                        runGroups(groups.begin(), groups.end());
-                      });
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, totalGroups), Body(&runGroups));
     threadSanitizer::receive(&launchEnds);
   }
   // The command completes when launch() returns: its output is out by then
