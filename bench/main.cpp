@@ -73,6 +73,8 @@ struct Options {
   std::vector<std::string> platforms; // "lanewise", "pocl"; empty: both
   std::vector<std::string> kernels;   // empty: all
   std::size_t vectorN = std::size_t{1} << 24;
+  // Elements of the other streaming kernels' buffers (2^24 floats: 64 MiB).
+  std::size_t streamN = std::size_t{1} << 24;
   int matmulN = 512;
   int mandelSize = 512;
   int mandelIter = 256;
@@ -88,13 +90,19 @@ void usage(std::FILE *out) {
                "  --single-process    run every kernel in this process (default: each kernel on\n"
                "                      each platform in a child process of its own)\n"
                "  --platform NAME     lanewise or pocl (repeatable; default: both)\n"
-               "  --kernel NAME       vector_add, matmul_tiled or mandelbrot (repeatable)\n"
+               "  --kernel NAME       one of the kernels below, or 'launch' (repeatable)\n"
                "  --warmup N          untimed runs per kernel (default 1)\n"
                "  --repeat N          timed runs per kernel, median reported (default 5)\n"
                "  --vector-n N        vector_add elements (default 16777216 = 2^24)\n"
+               "  --stream-n N        elements of the other streaming kernels and of the host\n"
+               "                      triad, a multiple of 2048 (default 2^24: 64 MiB of floats)\n"
                "  --matmul-n N        matrix order, a multiple of 16 (default 512)\n"
                "  --mandel-size N     mandelbrot image N x N, a multiple of 128 (default 512)\n"
-               "  --mandel-iter N     mandelbrot iteration limit (default 256)\n");
+               "  --mandel-iter N     mandelbrot iteration limit (default 256)\n"
+               "kernels: vector_add saxpy_vload4 half_to_float transpose4_shuffle reduce_local\n"
+               "         histogram_atomics black_scholes walsh8_subgroup matmul_tiled mandelbrot\n"
+               "launch: an empty kernel's enqueue-and-finish, and 10,000 pipelined launches of\n"
+               "        a 1,024-work-item vector_add\n");
 }
 
 Options parseOptions(int argc, char **argv) {
@@ -147,6 +155,8 @@ Options parseOptions(int argc, char **argv) {
       o.repeat = static_cast<int>(number(i));
     else if (a == "--vector-n")
       o.vectorN = static_cast<std::size_t>(number(i));
+    else if (a == "--stream-n")
+      o.streamN = static_cast<std::size_t>(number(i));
     else if (a == "--matmul-n")
       o.matmulN = static_cast<int>(number(i));
     else if (a == "--mandel-size")
@@ -162,9 +172,10 @@ Options parseOptions(int argc, char **argv) {
       std::exit(2);
     }
   }
-  if (o.matmulN % 16 != 0 || o.mandelSize % 128 != 0 || o.vectorN % 128 != 0) {
+  if (o.matmulN % 16 != 0 || o.mandelSize % 128 != 0 || o.vectorN % 128 != 0 ||
+      o.streamN % 2048 != 0) {
     std::fprintf(stderr, "lanewise-bench: --matmul-n must be a multiple of 16, --mandel-size "
-                         "and --vector-n multiples of 128\n");
+                         "and --vector-n multiples of 128, --stream-n of 2048\n");
     std::exit(2);
   }
   return o;
@@ -370,9 +381,17 @@ struct Benchmark {
   std::vector<Arg> args;
   // Returns "" when the output is right, else what is wrong.
   std::function<std::string(const std::vector<unsigned char> &)> verify;
-  // Work per run, for throughput: amount and unit per second.
+  // Work per run, for throughput: amount and unit per second. A kernel
+  // measured in GB/s is a streaming kernel, shown as a share of the host's
+  // triad too.
   double work = 0;
   const char *unit = "";
+  // The byte the output buffer is filled with before every run.
+  unsigned char outputFill = 0xff;
+  // Launch-cost rows: the time shown is per launch of `launches` launches,
+  // each waited for (enqueue-and-finish) or all enqueued before one clFinish.
+  int launches = 0;
+  bool pipelined = false;
 };
 
 template <typename T> std::string showValue(T v) {
@@ -537,6 +556,300 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
+// Compares an output of float values with the reference within an absolute
+// tolerance (kernels whose functions may differ in the last bits between
+// correct implementations).
+template <typename T>
+std::string compareWithin(const std::vector<T> &expected, const std::vector<unsigned char> &bytes,
+                          double tolerance, const std::function<std::string(std::size_t)> &where) {
+  std::vector<T> got(expected.size());
+  std::memcpy(got.data(), bytes.data(), got.size() * sizeof(T));
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    if (!(std::fabs(static_cast<double>(got[i]) - static_cast<double>(expected[i])) <= tolerance) &&
+        bad++ == 0)
+      first = i;
+  if (!bad)
+    return {};
+  return std::to_string(bad) + " of " + std::to_string(expected.size()) +
+         " values are further than " + showValue(tolerance) + " from the reference; first at " +
+         where(first) + ": expected " + showValue(expected[first]) + ", got " +
+         showValue(got[first]);
+}
+
+std::function<std::string(std::size_t)> indexed(const char *name) {
+  return [name](std::size_t i) { return std::string(name) + "[" + std::to_string(i) + "]"; };
+}
+
+Benchmark saxpyVload4(std::size_t n) {
+  const float a = 1.5f;
+  std::vector<float> x(n), y(n), out(n);
+  Random r(3);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = r.unit() * 8.0f - 4.0f;
+    y[i] = r.unit() * 2.0f;
+    out[i] = a * x[i] + y[i];
+  }
+  Benchmark bm;
+  bm.kernel = "saxpy_vload4";
+  bm.size = "n=" + std::to_string(n);
+  bm.global[0] = n / 4;
+  bm.local[0] = 128;
+  bm.args = {scalarArg(a), inputArg(x), inputArg(y), outputArg<float>(n)};
+  bm.verify = [out = std::move(out)](const std::vector<unsigned char> &bytes) {
+    return compareExact(out, bytes, indexed("out"));
+  };
+  bm.work = static_cast<double>(n) * 3 * sizeof(float) / 1e9;
+  bm.unit = "GB/s";
+  return bm;
+}
+
+// IEEE 754 binary16 to binary32, exactly (every half is a float).
+float halfToFloat(std::uint16_t h) {
+  const std::uint32_t sign = (h >> 15) & 1, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  float value;
+  if (exponent == 0)
+    value = std::ldexp(static_cast<float>(mantissa), -24);
+  else if (exponent == 31)
+    value = mantissa ? std::nanf("") : INFINITY;
+  else
+    value = std::ldexp(static_cast<float>(mantissa | 0x400), static_cast<int>(exponent) - 25);
+  return sign ? -value : value;
+}
+
+Benchmark halfToFloatBenchmark(std::size_t n) {
+  std::vector<std::uint16_t> h(n);
+  std::vector<float> out(n);
+  Random r(4);
+  for (std::size_t i = 0; i < n; ++i) {
+    // Every finite half: normals, subnormals and zeros of both signs.
+    std::uint16_t bits;
+    do
+      bits = static_cast<std::uint16_t>(r.next());
+    while (((bits >> 10) & 0x1f) == 31);
+    h[i] = bits;
+    out[i] = halfToFloat(bits);
+  }
+  Benchmark bm;
+  bm.kernel = "half_to_float";
+  bm.size = "n=" + std::to_string(n);
+  bm.global[0] = n / 8;
+  bm.local[0] = 128;
+  bm.args = {inputArg(h), outputArg<float>(n)};
+  bm.verify = [out = std::move(out)](const std::vector<unsigned char> &bytes) {
+    return compareExact(out, bytes, indexed("out"));
+  };
+  bm.work = static_cast<double>(n) * (sizeof(std::uint16_t) + sizeof(float)) / 1e9;
+  bm.unit = "GB/s";
+  return bm;
+}
+
+Benchmark transpose4Shuffle(std::size_t n) {
+  std::vector<float> in(n), out(n);
+  Random r(5);
+  for (std::size_t i = 0; i < n; ++i)
+    in[i] = r.unit() * 10.0f;
+  for (std::size_t block = 0; block < n; block += 16)
+    for (int row = 0; row < 4; ++row)
+      for (int col = 0; col < 4; ++col)
+        out[block + 4 * col + row] = in[block + 4 * row + col];
+  Benchmark bm;
+  bm.kernel = "transpose4_shuffle";
+  bm.size = "n=" + std::to_string(n);
+  bm.global[0] = n / 16;
+  bm.local[0] = 128;
+  bm.args = {inputArg(in), outputArg<float>(n)};
+  bm.verify = [out = std::move(out)](const std::vector<unsigned char> &bytes) {
+    return compareExact(out, bytes, indexed("out"));
+  };
+  bm.work = static_cast<double>(n) * 2 * sizeof(float) / 1e9;
+  bm.unit = "GB/s";
+  return bm;
+}
+
+Benchmark reduceLocal(std::size_t n) {
+  constexpr std::size_t group = 256; // REDUCE_GROUP in kernels.cl
+  std::vector<cl_int> in(n), sums(n / group, 0);
+  Random r(6);
+  for (std::size_t i = 0; i < n; ++i) {
+    in[i] = static_cast<cl_int>(r.next() % 2001) - 1000;
+    sums[i / group] += in[i];
+  }
+  Benchmark bm;
+  bm.kernel = "reduce_local";
+  bm.size = "n=" + std::to_string(n);
+  bm.global[0] = n;
+  bm.local[0] = group;
+  bm.args = {inputArg(in), outputArg<cl_int>(n / group)};
+  bm.verify = [sums = std::move(sums)](const std::vector<unsigned char> &bytes) {
+    return compareExact(sums, bytes, indexed("sums"));
+  };
+  bm.work = static_cast<double>(n) * sizeof(cl_int) / 1e9;
+  bm.unit = "GB/s";
+  return bm;
+}
+
+Benchmark histogramAtomics(std::size_t bytes) {
+  constexpr cl_uint bytesPerItem = 16;
+  std::vector<std::uint8_t> data(bytes);
+  std::vector<cl_uint> bins(256, 0);
+  Random r(7);
+  for (std::size_t i = 0; i < bytes; ++i) {
+    // Skewed towards the low bins, as real data is: contention on a few.
+    const std::uint32_t v = r.next();
+    data[i] = static_cast<std::uint8_t>((v & 3) ? (v >> 8) % 16 : (v >> 8) % 256);
+    ++bins[data[i]];
+  }
+  Benchmark bm;
+  bm.kernel = "histogram_atomics";
+  bm.size = "bytes=" + std::to_string(bytes);
+  bm.global[0] = bytes / bytesPerItem;
+  bm.local[0] = 128;
+  bm.args = {inputArg(data), scalarArg(bytesPerItem), outputArg<cl_uint>(256)};
+  bm.outputFill = 0; // the kernel adds to its bins
+  bm.verify = [bins = std::move(bins)](const std::vector<unsigned char> &out) {
+    return compareExact(bins, out, indexed("bins"));
+  };
+  bm.work = static_cast<double>(bytes) / 1e9;
+  bm.unit = "GB/s";
+  return bm;
+}
+
+// The reference in double precision; the kernel's functions are held to
+// OpenCL's ULP bounds, so an absolute tolerance of 1e-3 on prices of at
+// most 100 leaves room for them and catches any wrong formula.
+Benchmark blackScholes(std::size_t n) {
+  const float rate = 0.02f, volatility = 0.30f;
+  std::vector<float> spot(n), strike(n), years(n), prices(2 * n);
+  Random r(8);
+  for (std::size_t i = 0; i < n; ++i) {
+    spot[i] = 10.0f + r.unit() * 90.0f;
+    strike[i] = 10.0f + r.unit() * 90.0f;
+    years[i] = 0.25f + r.unit() * 9.75f;
+    const double s = spot[i], k = strike[i], t = years[i];
+    const double d1 = (std::log(s / k) + (rate + 0.5 * volatility * volatility) * t) /
+                      (volatility * std::sqrt(t));
+    const double d2 = d1 - volatility * std::sqrt(t);
+    const auto cdf = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
+    const double discounted = k * std::exp(-static_cast<double>(rate) * t);
+    prices[2 * i] = static_cast<float>(s * cdf(d1) - discounted * cdf(d2));
+    prices[2 * i + 1] = static_cast<float>(discounted * cdf(-d2) - s * cdf(-d1));
+  }
+  Benchmark bm;
+  bm.kernel = "black_scholes";
+  bm.size = "n=" + std::to_string(n);
+  bm.global[0] = n;
+  bm.local[0] = 128;
+  bm.args = {inputArg(spot), inputArg(strike), inputArg(years), scalarArg(rate),
+             scalarArg(volatility), outputArg<float>(2 * n)};
+  bm.verify = [prices = std::move(prices)](const std::vector<unsigned char> &out) {
+    return compareWithin(prices, out, 1e-3, [](std::size_t i) {
+      return std::string(i % 2 ? "put" : "call") + "[" + std::to_string(i / 2) + "]";
+    });
+  };
+  bm.work = static_cast<double>(n) / 1e6;
+  bm.unit = "Moptions/s";
+  return bm;
+}
+
+Benchmark walsh8Subgroup(std::size_t n) {
+  std::vector<cl_int> in(n), out(n);
+  Random r(9);
+  for (std::size_t i = 0; i < n; ++i)
+    in[i] = static_cast<cl_int>(r.next() % 20001) - 10000;
+  for (std::size_t group = 0; group < n; group += 8) {
+    cl_int v[8];
+    std::copy_n(&in[group], 8, v);
+    for (unsigned h = 1; h < 8; h *= 2) {
+      cl_int next[8];
+      for (unsigned lane = 0; lane < 8; ++lane)
+        next[lane] = (lane & h) ? v[lane ^ h] - v[lane] : v[lane] + v[lane ^ h];
+      std::copy_n(next, 8, v);
+    }
+    std::copy_n(v, 8, &out[group]);
+  }
+  Benchmark bm;
+  bm.kernel = "walsh8_subgroup";
+  bm.size = "n=" + std::to_string(n);
+  bm.global[0] = n;
+  bm.local[0] = 128; // WHT_GROUP in kernels.cl
+  bm.args = {inputArg(in), outputArg<cl_int>(n)};
+  bm.verify = [out = std::move(out)](const std::vector<unsigned char> &bytes) {
+    return compareExact(out, bytes, indexed("out"));
+  };
+  bm.work = static_cast<double>(n) * 2 * sizeof(cl_int) / 1e9;
+  bm.unit = "GB/s";
+  return bm;
+}
+
+// The launch cost: an empty kernel of one work-item, each launch waited for;
+// and 10,000 launches of a 1,024-work-item vector_add enqueued back to back
+// with one clFinish at the end.
+Benchmark launchEmpty() {
+  Benchmark bm;
+  bm.kernel = "empty";
+  bm.size = "1 item, finish each";
+  bm.global[0] = 1;
+  bm.local[0] = 1;
+  bm.launches = 1000;
+  bm.verify = [](const std::vector<unsigned char> &) { return std::string(); };
+  bm.work = 1e-6;
+  bm.unit = "Mlaunch/s";
+  return bm;
+}
+
+Benchmark launchPipelined() {
+  Benchmark bm = vectorAdd(1024);
+  bm.size = "10000 x 1024 items";
+  bm.launches = 10000;
+  bm.pipelined = true;
+  bm.work = 1e-6;
+  bm.unit = "Mlaunch/s";
+  return bm;
+}
+
+// The STREAM triad a[i] = b[i] + s * c[i] on the host, over `n` floats per
+// array, on `threads` threads (each first touching its own part): the
+// memory bandwidth a streaming kernel can hope for. Median of five runs, in
+// GB/s counting 12 bytes per element as the kernels' figures do.
+double hostTriad(std::size_t n, unsigned threads) {
+  std::unique_ptr<float[]> a(new float[n]), b(new float[n]), c(new float[n]);
+  auto parts = [&](auto &&body) {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] { body(n * t / threads, n * (t + 1) / threads); });
+    for (std::thread &thread : pool)
+      thread.join();
+  };
+  parts([&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      a[i] = 0.0f;
+      b[i] = static_cast<float>(i % 1000);
+      c[i] = 0.5f;
+    }
+  });
+  const float s = 3.0f;
+  std::vector<double> rates;
+  for (int rep = 0; rep < 6; ++rep) {
+    const auto t0 = std::chrono::steady_clock::now();
+    parts([&](std::size_t begin, std::size_t end) {
+      float *__restrict pa = a.get();
+      const float *__restrict pb = b.get();
+      const float *__restrict pc = c.get();
+      for (std::size_t i = begin; i < end; ++i)
+        pa[i] = pb[i] + s * pc[i];
+    });
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (rep > 0) // the first run warms up
+      rates.push_back(static_cast<double>(n) * 3 * sizeof(float) / 1e9 / seconds);
+  }
+  if (a[n - 1] != b[n - 1] + s * c[n - 1])
+    throw std::runtime_error("the host triad computed a wrong value");
+  return median(rates);
+}
+
+
 Result run(Device &d, const Benchmark &bm, const Options &o) {
   Result result;
   try {
@@ -567,17 +880,45 @@ Result run(Device &d, const Benchmark &bm, const Options &o) {
       }
       check(clSetKernelArg(kernel.get(), i, sizeof(cl_mem), &mem), "clSetKernelArg");
     }
-    const std::vector<unsigned char> sentinel(outputBytes, 0xff);
+    const std::vector<unsigned char> sentinel(outputBytes, bm.outputFill);
+    auto fillOutput = [&] {
+      if (output)
+        check(clEnqueueWriteBuffer(d.queue.get(), output, CL_TRUE, 0, outputBytes,
+                                   sentinel.data(), 0, nullptr, nullptr),
+              "clEnqueueWriteBuffer");
+    };
+    auto launch = [&](cl_event *event) {
+      check(clEnqueueNDRangeKernel(d.queue.get(), kernel.get(), bm.dims, nullptr, bm.global,
+                                   bm.local, 0, nullptr, event),
+            "clEnqueueNDRangeKernel");
+    };
     std::vector<double> eventMs, wallMs;
-    for (int rep = 0; rep < o.warmup + o.repeat; ++rep) {
-      check(clEnqueueWriteBuffer(d.queue.get(), output, CL_TRUE, 0, outputBytes, sentinel.data(),
-                                 0, nullptr, nullptr),
-            "clEnqueueWriteBuffer");
+    if (bm.launches > 0) {
+      // The time per launch, from the host's clock (the first round warms up).
+      for (int round = 0; round < 1 + std::max(1, o.repeat / 2); ++round) {
+        fillOutput();
+        const auto t0 = std::chrono::steady_clock::now();
+        for (int i = 0; i < bm.launches; ++i) {
+          launch(nullptr);
+          if (!bm.pipelined)
+            check(clFinish(d.queue.get()), "clFinish");
+        }
+        check(clFinish(d.queue.get()), "clFinish");
+        const double perLaunch =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count() /
+            bm.launches;
+        if (round > 0) {
+          eventMs.push_back(perLaunch);
+          wallMs.push_back(perLaunch);
+        }
+      }
+    }
+    for (int rep = 0; bm.launches == 0 && rep < o.warmup + o.repeat; ++rep) {
+      fillOutput();
       cl_event raw = nullptr;
       const auto t0 = std::chrono::steady_clock::now();
-      check(clEnqueueNDRangeKernel(d.queue.get(), kernel.get(), bm.dims, nullptr, bm.global,
-                                   bm.local, 0, nullptr, &raw),
-            "clEnqueueNDRangeKernel");
+      launch(&raw);
       Event event(raw);
       check(clWaitForEvents(1, &raw), "clWaitForEvents");
       const auto t1 = std::chrono::steady_clock::now();
@@ -598,9 +939,10 @@ Result run(Device &d, const Benchmark &bm, const Options &o) {
       }
     }
     std::vector<unsigned char> out(outputBytes);
-    check(clEnqueueReadBuffer(d.queue.get(), output, CL_TRUE, 0, outputBytes, out.data(), 0,
-                              nullptr, nullptr),
-          "clEnqueueReadBuffer");
+    if (output)
+      check(clEnqueueReadBuffer(d.queue.get(), output, CL_TRUE, 0, outputBytes, out.data(), 0,
+                                nullptr, nullptr),
+            "clEnqueueReadBuffer");
     result.ran = true;
     result.eventMs = median(eventMs);
     result.wallMs = median(wallMs);
@@ -858,9 +1200,24 @@ int main(int argc, char **argv) {
     return o.platforms.empty() || std::find(o.platforms.begin(), o.platforms.end(),
                                             platformOptionNames[p]) != o.platforms.end();
   };
-  const char *names[] = {"vector_add", "matmul_tiled", "mandelbrot"};
+  // The benchmarks, in the order they run; "launch" selects the two launch rows.
+  const std::pair<const char *, std::function<Benchmark()>> benchmarks[] = {
+      {"vector_add", [&] { return vectorAdd(o.vectorN); }},
+      {"saxpy_vload4", [&] { return saxpyVload4(o.streamN); }},
+      {"half_to_float", [&] { return halfToFloatBenchmark(2 * o.streamN); }},
+      {"transpose4_shuffle", [&] { return transpose4Shuffle(o.streamN); }},
+      {"reduce_local", [&] { return reduceLocal(o.streamN); }},
+      {"histogram_atomics", [&] { return histogramAtomics(o.streamN); }},
+      {"black_scholes", [&] { return blackScholes(o.streamN / 4); }},
+      {"walsh8_subgroup", [&] { return walsh8Subgroup(o.streamN); }},
+      {"matmul_tiled", [&] { return matmulTiled(o.matmulN); }},
+      {"mandelbrot", [&] { return mandelbrot(o.mandelSize, o.mandelIter); }},
+      {"launch", [] { return launchEmpty(); }},
+      {"launch", [] { return launchPipelined(); }},
+  };
   for (const std::string &k : o.kernels)
-    if (std::find(std::begin(names), std::end(names), k) == std::end(names)) {
+    if (std::none_of(std::begin(benchmarks), std::end(benchmarks),
+                     [&](const auto &b) { return k == b.first; })) {
       std::fprintf(stderr, "lanewise-bench: unknown kernel '%s'\n", k.c_str());
       return 2;
     }
@@ -907,13 +1264,28 @@ int main(int argc, char **argv) {
   }
   std::printf("\n");
 
-  const std::function<Benchmark()> makers[] = {
-      [&] { return vectorAdd(o.vectorN); },
-      [&] { return matmulTiled(o.matmulN); },
-      [&] { return mandelbrot(o.mandelSize, o.mandelIter); },
+  // The host's memory bandwidth, for the streaming kernels' share of it.
+  const bool streaming =
+      o.kernels.empty() || std::any_of(o.kernels.begin(), o.kernels.end(), [](const std::string &k) {
+        return k != "matmul_tiled" && k != "mandelbrot" && k != "black_scholes" && k != "launch";
+      });
+  const char *threadsText = std::getenv("LANEWISE_THREADS");
+  const unsigned triadThreads = static_cast<unsigned>(
+      std::max(1L, threadsText ? std::strtol(threadsText, nullptr, 10)
+                               : static_cast<long>(std::thread::hardware_concurrency())));
+  double triad = 0;
+  if (streaming) {
+    triad = hostTriad(o.streamN, triadThreads);
+    std::printf("host triad a[i] = b[i] + s * c[i]: %.2f GB/s (%zu floats per array, %u "
+                "threads, 12 bytes per element, median of 5)\n\n",
+                triad, o.streamN, triadThreads);
+  }
+  auto ms = [](const Result &r) {
+    return r.ran ? fixed(r.eventMs, r.eventMs < 1 ? 4 : 3) : std::string("-");
   };
-  auto ms = [](const Result &r) { return r.ran ? fixed(r.eventMs, 3) : std::string("-"); };
-  auto wall = [](const Result &r) { return r.ran ? fixed(r.wallMs, 3) : std::string("-"); };
+  auto wall = [](const Result &r) {
+    return r.ran ? fixed(r.wallMs, r.wallMs < 1 ? 4 : 3) : std::string("-");
+  };
   auto verdict = [&](int p, const Result &r) -> std::string {
     if (!present[p])
       return "n/a";
@@ -926,14 +1298,16 @@ int main(int argc, char **argv) {
     Result r[2];
   };
   std::vector<Row> rows;
-  const char *format = "%-13s %-18s %12s %12s %8s  %-8s %-8s %11s %11s  %s\n";
+  const char *format = "%-18s %-20s %12s %12s %7s  %-6s %-7s %10s %10s  %-10s %8s %8s\n";
   std::printf(format, "kernel", "size", "lanewise_ms", "pocl_ms", "ratio", "lw_ok", "pocl_ok",
-              "lw_rate", "pocl_rate", "rate_unit");
-  for (std::size_t i = 0; i < std::size(makers); ++i) {
+              "lw_rate", "pocl_rate", "rate_unit", "lw_triad", "pocl_triad");
+  double logRatios = 0;
+  int ratioCount = 0;
+  for (const auto &[name, make] : benchmarks) {
     if (!o.kernels.empty() &&
-        std::find(o.kernels.begin(), o.kernels.end(), names[i]) == o.kernels.end())
+        std::find(o.kernels.begin(), o.kernels.end(), name) == o.kernels.end())
       continue;
-    const Benchmark bm = makers[i]();
+    const Benchmark bm = make();
     Row row{bm.kernel, {}};
     for (int p = 0; p < 2; ++p) {
       if (!usable[p])
@@ -954,23 +1328,40 @@ int main(int argc, char **argv) {
       std::fflush(stderr);
     }
     const Result &lw = row.r[LanewiseIndex], &pocl = row.r[PoclIndex];
-    const std::string ratio =
-        lw.ran && pocl.ran && pocl.eventMs > 0 ? fixed(lw.eventMs / pocl.eventMs, 2) : "n/a";
+    const bool compared = lw.ran && pocl.ran && pocl.eventMs > 0 && lw.eventMs > 0;
+    const std::string ratio = compared ? fixed(lw.eventMs / pocl.eventMs, 2) : "n/a";
+    if (compared && bm.launches == 0) {
+      logRatios += std::log(lw.eventMs / pocl.eventMs);
+      ++ratioCount;
+    }
     auto rate = [&](const Result &r) {
       return r.ran && r.eventMs > 0 ? fixed(bm.work / (r.eventMs / 1e3), 3) : std::string("-");
     };
-    std::printf(format, bm.kernel.c_str(), bm.size.c_str(), ms(lw).c_str(), ms(pocl).c_str(),
+    // A streaming kernel's bandwidth as a share of the host's triad.
+    auto share = [&](const Result &r) {
+      if (!r.ran || r.eventMs <= 0 || triad <= 0 || std::string(bm.unit) != "GB/s")
+        return std::string("-");
+      return fixed(100 * bm.work / (r.eventMs / 1e3) / triad, 0) + "%";
+    };
+    const std::string label = bm.launches ? "launch " + bm.kernel : bm.kernel;
+    std::printf(format, label.c_str(), bm.size.c_str(), ms(lw).c_str(), ms(pocl).c_str(),
                 ratio.c_str(), verdict(LanewiseIndex, lw).c_str(), verdict(PoclIndex, pocl).c_str(),
-                rate(lw).c_str(), rate(pocl).c_str(), bm.unit);
+                rate(lw).c_str(), rate(pocl).c_str(), bm.unit, share(lw).c_str(),
+                share(pocl).c_str());
     std::fflush(stdout);
+    row.kernel = label;
     rows.push_back(std::move(row));
   }
-  std::printf("(ratio = lanewise_ms / pocl_ms, above 1: Lanewise slower; rates from the medians: "
-              "vector_add moves 12 bytes/element, matmul_tiled does 2n^3 flops, mandelbrot "
-              "counts loop iterations)\n\n");
-  std::printf("%-13s %12s %12s\n", "kernel", "lw_wall_ms", "pocl_wall_ms");
+  if (ratioCount)
+    std::printf("geometric mean of the kernels' ratios: %.2f over %d kernels\n",
+                std::exp(logRatios / ratioCount), ratioCount);
+  std::printf("(ratio = lanewise_ms / pocl_ms, above 1: Lanewise slower; rates from the medians, "
+              "GB/s counting the bytes each kernel must read and write once; *_triad: that rate "
+              "as a share of the host triad; launch rows: milliseconds per launch from the host's "
+              "clock)\n\n");
+  std::printf("%-18s %12s %12s\n", "kernel", "lw_wall_ms", "pocl_wall_ms");
   for (const Row &row : rows)
-    std::printf("%-13s %12s %12s\n", row.kernel.c_str(), wall(row.r[LanewiseIndex]).c_str(),
+    std::printf("%-18s %12s %12s\n", row.kernel.c_str(), wall(row.r[LanewiseIndex]).c_str(),
                 wall(row.r[PoclIndex]).c_str());
   return status;
 }
