@@ -2,7 +2,9 @@
 // permutations of the components of one or two vectors, per work-item.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 namespace lanewise::builtins {
 
@@ -32,6 +34,26 @@ template <typename T, typename Mask>
 void shuffleLanes(const ShuffleOperands<T, Mask> &o, std::uint32_t resultLength,
                   std::uint32_t inputLength, bool twoInputs, std::uint32_t lanes,
                   const std::uint8_t *active) {
+  if (!o.maskVarying) {
+    // One mask for every lane (the usual constant): each result component
+    // is one input component, copied row by row.
+    for (std::uint32_t i = 0; i < resultLength; ++i) {
+      const std::uint32_t k = shuffleIndex(o.mask[i * o.maskStride], inputLength, twoInputs);
+      const bool fromX = k < inputLength;
+      const T *row = fromX ? o.x + k * o.xStride : o.y + (k - inputLength) * o.yStride;
+      const bool varying = fromX ? o.xVarying : o.yVarying;
+      T *out = o.out + i * o.outStride;
+      if (active) {
+        for (std::uint32_t lane = 0; lane < lanes; ++lane)
+          out[lane] = active[lane] ? row[varying ? lane : 0] : out[lane];
+      } else if (varying) {
+        std::memmove(out, row, std::size_t(lanes) * sizeof(T));
+      } else {
+        std::fill(out, out + lanes, row[0]);
+      }
+    }
+    return;
+  }
   for (std::uint32_t lane = 0; lane < lanes; ++lane) {
     if (active && !active[lane])
       continue;

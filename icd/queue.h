@@ -4,6 +4,8 @@
 #include "icd/event.h"
 
 #include <atomic>
+#include <deque>
+#include <mutex>
 #include <span>
 
 struct _cl_command_queue
@@ -42,7 +44,9 @@ private:
   std::mutex mutex_;
   lanewise::icd::OwnerRef<_cl_event> last_;
   lanewise::icd::OwnerRef<_cl_event> barrier_;
-  std::vector<lanewise::icd::OwnerRef<_cl_event>> outstanding_;
+  // The commands not known to be finished, in the order they were enqueued.
+  std::deque<lanewise::icd::OwnerRef<_cl_event>> outstanding_;
+  std::size_t prunedSize_ = 0; // outstanding_'s size after the last full pass
   void pruneFinished();
 };
 

@@ -270,9 +270,16 @@ template <std::uint32_t Bytes> struct Select {
         r[c] = cc[0] ? ac[0] : bc[0];
       } else {
         T *rc = r + c * w;
-        for (std::uint32_t l = 0; l < n; ++l) {
-          const T value = cc[CV ? l : 0] ? ac[AV ? l : 0] : bc[BV ? l : 0];
-          rc[l] = s.isActive(l) ? value : rc[l];
+        // Two loops, so that each is a blend the compiler vectorises.
+        if (s.fullMask) {
+          for (std::uint32_t l = 0; l < n; ++l)
+            rc[l] = cc[CV ? l : 0] ? ac[AV ? l : 0] : bc[BV ? l : 0];
+        } else {
+          const std::uint8_t *m = s.active;
+          for (std::uint32_t l = 0; l < n; ++l) {
+            const T value = cc[CV ? l : 0] ? ac[AV ? l : 0] : bc[BV ? l : 0];
+            rc[l] = m[l] ? value : rc[l];
+          }
         }
       }
     }

@@ -3,6 +3,9 @@
 #include "runtime/handlers.h"
 #include "runtime/shapes.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include <vector>
 
 namespace lanewise::runtime {
@@ -41,9 +44,14 @@ template <std::uint32_t Bytes> struct VectorShuffle {
       } else {
         T *rc = r + c * w;
         const T *sc = source + (sourceVarying ? k * w : k);
-        for (std::uint32_t l = 0; l < n; ++l) {
-          const T value = sc[sourceVarying ? l : 0];
-          rc[l] = s.isActive(l) ? value : rc[l];
+        if (s.fullMask && sourceVarying) {
+          std::memmove(rc, sc, std::size_t(n) * sizeof(T));
+        } else if (s.fullMask) {
+          std::fill(rc, rc + n, sc[0]);
+        } else {
+          const std::uint8_t *m = s.active;
+          for (std::uint32_t l = 0; l < n; ++l)
+            rc[l] = m[l] ? sc[sourceVarying ? l : 0] : rc[l];
         }
       }
     }

@@ -86,6 +86,8 @@ template <typename From, typename To> To convertElement(From v, Rounding roundin
         return std::numeric_limits<To>::max();
     }
     return To(v);
+  } else if constexpr (std::is_same_v<From, half> && std::is_floating_point_v<To>) {
+    return To(widen(v)); // exact either way
   } else {
     return To(v);
   }

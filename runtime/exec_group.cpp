@@ -33,17 +33,81 @@ std::uint64_t readUnsigned(const std::byte *p, std::uint32_t bytes) {
 // (first) input, operand[1] the index, delta or mask, operand[2] the second
 // input of the two-input Intel shuffles. aux: source kind | index bytes << 8.
 // immediate: 1 input varying, 2 index varying, 4 second input varying.
+// The common case of a one-input shuffle, made a loop the compiler can keep
+// tight: every lane active, every sub-group whole, a varying input. Lane l
+// of a sub-group reads lane source(l, index); a source outside the
+// sub-group is undefined, and the lane keeps its own input, as below.
+template <std::uint32_t Bytes, LaneSource Kind, typename Index, bool IndexVarying>
+void shuffleWhole(const Instruction &in, ExecutionState &s) {
+  using T = BitsT<Bytes>;
+  const T *input = s.reg<const T>(in.operand[0]);
+  const Index *index = s.reg<const Index>(in.operand[1]);
+  T *out = s.reg<T>(in.result);
+  const std::uint32_t w = s.width, S = s.group->subgroupSize, n = s.laneCount;
+  for (std::uint32_t c = 0; c < in.components; ++c) {
+    const T *from = input + c * w;
+    T *to = out + c * w;
+    for (std::uint32_t base = 0; base < n; base += S)
+      for (std::uint32_t i = 0; i < S; ++i) {
+        // As builtins::sourceLane computes it, modulo 2^32.
+        const std::uint64_t operand = index[IndexVarying ? base + i : 0];
+        std::uint32_t source;
+        if constexpr (Kind == LaneSource::Index)
+          source = static_cast<std::uint32_t>(operand);
+        else if constexpr (Kind == LaneSource::Xor)
+          source = static_cast<std::uint32_t>(i ^ operand);
+        else if constexpr (Kind == LaneSource::Up)
+          source = static_cast<std::uint32_t>(i - operand);
+        else
+          source = static_cast<std::uint32_t>(i + operand);
+        to[base + i] = from[base + (source < S ? source : i)];
+      }
+  }
+}
+
+template <std::uint32_t Bytes, LaneSource Kind, typename Index>
+Handler shuffleWholeFor(bool indexVarying) {
+  return indexVarying ? &shuffleWhole<Bytes, Kind, Index, true>
+                      : &shuffleWhole<Bytes, Kind, Index, false>;
+}
+
+template <std::uint32_t Bytes, LaneSource Kind>
+Handler shuffleWholeFor(std::uint32_t indexBytes, bool indexVarying) {
+  switch (indexBytes) {
+  case 1: return shuffleWholeFor<Bytes, Kind, std::uint8_t>(indexVarying);
+  case 2: return shuffleWholeFor<Bytes, Kind, std::uint16_t>(indexVarying);
+  case 4: return shuffleWholeFor<Bytes, Kind, std::uint32_t>(indexVarying);
+  case 8: return shuffleWholeFor<Bytes, Kind, std::uint64_t>(indexVarying);
+  default: return nullptr;
+  }
+}
+
+// shuffleWhole's instance for an instruction's kind and index, or null.
+template <std::uint32_t Bytes>
+Handler shuffleWholeFor(LaneSource kind, std::uint32_t indexBytes, bool indexVarying) {
+  switch (kind) {
+  case LaneSource::Index: return shuffleWholeFor<Bytes, LaneSource::Index>(indexBytes, indexVarying);
+  case LaneSource::Xor: return shuffleWholeFor<Bytes, LaneSource::Xor>(indexBytes, indexVarying);
+  case LaneSource::Up: return shuffleWholeFor<Bytes, LaneSource::Up>(indexBytes, indexVarying);
+  case LaneSource::Down: return shuffleWholeFor<Bytes, LaneSource::Down>(indexBytes, indexVarying);
+  default: return nullptr;
+  }
+}
+
 template <std::uint32_t Bytes> void shuffle(const Instruction &in, ExecutionState &s) {
   using T = BitsT<Bytes>;
   const auto kind = static_cast<LaneSource>(in.aux & 0xff);
   const std::uint32_t indexBytes = in.aux >> 8;
   const bool inputVarying = in.immediate & 1, indexVarying = in.immediate & 2,
              secondVarying = in.immediate & 4;
+  const std::uint32_t w = s.width, S = s.group->subgroupSize;
+  if (s.fullMask && inputVarying && s.laneCount % S == 0)
+    if (const Handler whole = shuffleWholeFor<Bytes>(kind, indexBytes, indexVarying))
+      return whole(in, s);
   const T *input = s.reg<const T>(in.operand[0]);
   const T *second = s.reg<const T>(in.operand[2]);
   const std::byte *index = s.registers + in.operand[1];
   T *out = s.reg<T>(in.result);
-  const std::uint32_t w = s.width, S = s.group->subgroupSize;
   forEachSubgroup(s, [&](std::uint32_t base, std::uint32_t size) {
     std::uint32_t firstActive = 0;
     while (firstActive < size && !s.isActive(base + firstActive))

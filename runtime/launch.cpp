@@ -59,6 +59,17 @@ struct LocalIds {
     std::uint64_t x = first % g.localSize[0];
     std::uint64_t y = (first / g.localSize[0]) % g.localSize[1];
     std::uint64_t z = first / (g.localSize[0] * g.localSize[1]);
+    if (x + lanes <= g.localSize[0]) {
+      // The warp lies in one row of the work-group (always so in one
+      // dimension): loops without a branch per lane.
+      for (std::uint32_t l = 0; l < lanes; ++l) {
+        id[0][l] = static_cast<std::uint32_t>(x + l);
+        linear[l] = first + l;
+      }
+      std::fill(id[1].begin(), id[1].end(), static_cast<std::uint32_t>(y));
+      std::fill(id[2].begin(), id[2].end(), static_cast<std::uint32_t>(z));
+      return;
+    }
     for (std::uint32_t l = 0; l < lanes; ++l) {
       id[0][l] = static_cast<std::uint32_t>(x);
       id[1][l] = static_cast<std::uint32_t>(y);
@@ -105,6 +116,86 @@ unsigned threadsFromEnvironment() {
 
 template <typename T> void store(std::byte *p, T value) { std::memcpy(p, &value, sizeof value); }
 
+// Component c of a built-in whose per-lane value is more than a scaled id:
+// the global linear id, and the sub-group built-ins. Each is a loop of its
+// own over the lanes, without a division per lane.
+void writeDerivedBuiltin(const BuiltinRegister &b, const ExecutionState &s, const LocalIds &ids,
+                         std::uint32_t c) {
+  const WorkGroupInfo &g = *s.group;
+  const std::uint32_t lanes = b.varying ? s.laneCount : 1;
+  const std::uint32_t stride = b.varying ? s.width : 1;
+  const std::size_t elementBytes = b.wide ? 8 : 4;
+  std::byte *component = s.registers + b.offset + std::size_t(c) * stride * elementBytes;
+  auto put = [&](std::uint32_t lane, std::uint64_t value) {
+    std::byte *p = component + std::size_t(lane) * elementBytes;
+    if (b.wide)
+      store<std::uint64_t>(p, value);
+    else
+      store<std::uint32_t>(p, static_cast<std::uint32_t>(value));
+  };
+  const std::uint64_t groupLanes = g.localSize[0] * g.localSize[1] * g.localSize[2];
+  const std::uint64_t sg = g.subgroupSize;
+  // The sub-group and the sub-group lane of the warp's lane 0, then stepped.
+  const std::uint64_t first = lanes ? ids.linear[0] : 0;
+  std::uint64_t subgroup = first / sg, self = first % sg;
+  auto step = [&] {
+    if (++self == sg) {
+      self = 0;
+      ++subgroup;
+    }
+  };
+  switch (b.value) {
+  case BuiltinValue::GlobalLinearId:
+    for (std::uint32_t l = 0; l < lanes; ++l) {
+      std::uint64_t id[3];
+      for (int d = 0; d < 3; ++d)
+        id[d] = g.groupId[d] * g.enqueuedLocalSize[d] + ids.id[d][l];
+      put(l, (id[2] * g.globalSize[1] + id[1]) * g.globalSize[0] + id[0]);
+    }
+    break;
+  case BuiltinValue::SubgroupSize:
+    for (std::uint32_t l = 0; l < lanes; ++l, step())
+      put(l, std::min<std::uint64_t>(sg, groupLanes - subgroup * sg));
+    break;
+  case BuiltinValue::SubgroupId:
+    for (std::uint32_t l = 0; l < lanes; ++l, step())
+      put(l, subgroup);
+    break;
+  case BuiltinValue::SubgroupLocalInvocationId:
+    for (std::uint32_t l = 0; l < lanes; ++l, step())
+      put(l, self);
+    break;
+  case BuiltinValue::SubgroupEqMask:
+  case BuiltinValue::SubgroupGeMask:
+  case BuiltinValue::SubgroupGtMask:
+  case BuiltinValue::SubgroupLeMask:
+  case BuiltinValue::SubgroupLtMask:
+    // Bit b of the uint4 stands for sub-group lane b (component b / 32);
+    // only lanes of the sub-group are set. Bits at and above the maximum
+    // sub-group size are clear.
+    for (std::uint32_t l = 0; l < lanes; ++l, step()) {
+      std::uint64_t word = 0;
+      for (std::uint64_t bit = c * 32; bit < c * 32 + 32 && bit < sg; ++bit) {
+        bool set = false;
+        switch (b.value) {
+        case BuiltinValue::SubgroupEqMask: set = bit == self; break;
+        case BuiltinValue::SubgroupGeMask: set = bit >= self; break;
+        case BuiltinValue::SubgroupGtMask: set = bit > self; break;
+        case BuiltinValue::SubgroupLeMask: set = bit <= self; break;
+        default: set = bit < self; break;
+        }
+        word |= std::uint64_t(set) << (bit - c * 32);
+      }
+      put(l, word);
+    }
+    break;
+  default:
+    for (std::uint32_t l = 0; l < lanes; ++l)
+      put(l, 0);
+    break;
+  }
+}
+
 // Writes the value of `builtin` for the lanes of one warp.
 void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const LocalIds &ids) {
   const WorkGroupInfo &g = *s.group;
@@ -112,17 +203,22 @@ void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const Local
   const std::uint32_t stride = b.varying ? s.width : 1;
   const std::size_t elementBytes = b.wide ? 8 : 4;
   // Fills component c with base + step * perLane[lane] (perLane null: 0).
-  auto fill = [&](std::uint32_t c, std::uint64_t base, const std::uint32_t *perLane,
-                  std::uint64_t scale = 1) {
+  auto fill = [&](std::uint32_t c, std::uint64_t base, const std::uint32_t *perLane) {
     std::byte *p = s.registers + b.offset + std::size_t(c) * stride * elementBytes;
     if (b.wide) {
       auto *out = reinterpret_cast<std::uint64_t *>(p);
-      for (std::uint32_t l = 0; l < lanes; ++l)
-        out[l] = base + (perLane ? perLane[l] * scale : 0);
+      if (perLane)
+        for (std::uint32_t l = 0; l < lanes; ++l)
+          out[l] = base + perLane[l];
+      else
+        std::fill(out, out + lanes, base);
     } else {
       auto *out = reinterpret_cast<std::uint32_t *>(p);
-      for (std::uint32_t l = 0; l < lanes; ++l)
-        out[l] = static_cast<std::uint32_t>(base + (perLane ? perLane[l] * scale : 0));
+      if (perLane)
+        for (std::uint32_t l = 0; l < lanes; ++l)
+          out[l] = static_cast<std::uint32_t>(base + perLane[l]);
+      else
+        std::fill(out, out + lanes, static_cast<std::uint32_t>(base));
     }
   };
   const std::uint64_t groupLanes = g.localSize[0] * g.localSize[1] * g.localSize[2];
@@ -171,62 +267,9 @@ void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const Local
     case BuiltinValue::LocalInvocationIndex:
       fill(c, 0, ids.linear.data());
       break;
-    default: {
-      // Per-lane values that need more than a scaled id.
-      for (std::uint32_t l = 0; l < lanes; ++l) {
-        const std::uint64_t local = ids.linear[l];
-        std::uint64_t value = 0;
-        switch (b.value) {
-        case BuiltinValue::GlobalLinearId: {
-          std::uint64_t id[3];
-          for (int d = 0; d < 3; ++d)
-            id[d] = g.groupId[d] * g.enqueuedLocalSize[d] + ids.id[d][l];
-          value = (id[2] * g.globalSize[1] + id[1]) * g.globalSize[0] + id[0];
-          break;
-        }
-        case BuiltinValue::SubgroupSize:
-          value = std::min<std::uint64_t>(sg, groupLanes - local / sg * sg);
-          break;
-        case BuiltinValue::SubgroupId:
-          value = local / sg;
-          break;
-        case BuiltinValue::SubgroupLocalInvocationId:
-          value = local % sg;
-          break;
-        case BuiltinValue::SubgroupEqMask:
-        case BuiltinValue::SubgroupGeMask:
-        case BuiltinValue::SubgroupGtMask:
-        case BuiltinValue::SubgroupLeMask:
-        case BuiltinValue::SubgroupLtMask: {
-          // Bit b of the uint4 stands for sub-group lane b (component b / 32);
-          // only lanes of the sub-group are set.
-          // Bits at and above the maximum sub-group size are clear.
-          const std::uint64_t self = local % sg;
-          std::uint64_t word = 0;
-          for (std::uint64_t bit = c * 32; bit < c * 32 + 32 && bit < sg; ++bit) {
-            bool set = false;
-            switch (b.value) {
-            case BuiltinValue::SubgroupEqMask: set = bit == self; break;
-            case BuiltinValue::SubgroupGeMask: set = bit >= self; break;
-            case BuiltinValue::SubgroupGtMask: set = bit > self; break;
-            case BuiltinValue::SubgroupLeMask: set = bit <= self; break;
-            default: set = bit < self; break;
-            }
-            word |= std::uint64_t(set) << (bit - c * 32);
-          }
-          value = word;
-          break;
-        }
-        default:
-          break;
-        }
-        std::byte *p = s.registers + b.offset + (std::size_t(c) * stride + l) * elementBytes;
-        if (b.wide)
-          store<std::uint64_t>(p, value);
-        else
-          store<std::uint32_t>(p, static_cast<std::uint32_t>(value));
-      }
-    }
+    default:
+      writeDerivedBuiltin(b, s, ids, c);
+      break;
     }
   }
 }
