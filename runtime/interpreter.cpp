@@ -141,14 +141,23 @@ void bitsOf(const std::uint8_t *values, std::uint32_t lanes, const std::uint64_t
 
 } // namespace
 
+namespace {
+// Sets the bits of lanes [0, n) in a cleared mask, a word at a time.
+void setLowLanes(std::uint64_t *mask, std::uint32_t n) {
+  for (std::uint32_t k = 0; k < n / 64; ++k)
+    mask[k] = ~std::uint64_t(0);
+  if (n % 64)
+    mask[n / 64] |= (std::uint64_t(1) << (n % 64)) - 1;
+}
+} // namespace
+
 void resetLanes(const KernelCode &code, const ExecutionState &s, LaneControl &control) {
   const std::uint32_t words = maskWords(s.width);
   const std::uint32_t blocks = static_cast<std::uint32_t>(code.blocks.size());
   std::fill_n(control.waiting, std::size_t(blocks) * words, 0);
   std::fill_n(control.occupied, maskWords(blocks), 0);
   std::fill_n(control.atBarrier, words, 0);
-  for (std::uint32_t l = 0; l < s.laneCount; ++l)
-    control.waiting[l / 64] |= std::uint64_t(1) << (l % 64);
+  setLowLanes(control.waiting, s.laneCount);
   if (s.laneCount)
     control.occupied[0] = 1;
 }
@@ -163,8 +172,7 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
   const std::uint32_t blockWords = maskWords(static_cast<std::uint32_t>(code.blocks.size()));
   const MaskOps ops{words};
   Mask all{};
-  for (std::uint32_t l = 0; l < n; ++l)
-    all[l / 64] |= std::uint64_t(1) << (l % 64);
+  setLowLanes(all.data(), n);
   std::uint8_t *edgeMask = control.scratchMask;
 
   auto waitingAt = [&](std::uint32_t block) { return control.waiting + std::size_t(block) * words; };
