@@ -2,7 +2,7 @@
 // instruction comes from, the memory a launch may touch, and the findings.
 //
 // A kernel built with checks carries extra bytecode instructions (emitted by
-// spirv/lower.cpp) that validate each active lane before the real operation:
+// spirv/lower*.cpp) that validate each active lane before the real operation:
 // an access check replaces the address of a lane that must not access memory
 // by the address of a harmless sink, so the access itself runs unchanged and
 // nothing outside the kernel's memory is touched. Kernels built without

@@ -1,0 +1,564 @@
+// Memory instructions (SPIR-V 1.4, 3.37.8) and vloadn/vstoren (OpenCL.std),
+// bound to runtime/exec_memory.cpp.
+#include "spirv/lowering.h"
+
+#include <spirv/unified1/OpenCL.std.h>
+
+namespace lanewise::spirv::lowering {
+
+uint32_t KernelLowering::displaced(const Value &pointer, uint64_t displacement) {
+  if (displacement == 0)
+    return pointer.offset;
+  const uint32_t reg = allocate(8, pointer.varying);
+  emit(runtime::pointerOffsetHandler(0, Shape{pointer.varying, {pointer.varying}}), reg,
+       {pointer.offset}, 1, 0, displacement);
+  return reg;
+}
+
+namespace {
+
+// The byte offsets and types of a struct's members or an array's elements.
+std::pair<std::vector<uint64_t>, std::vector<uint32_t>> aggregateLayout(const Module &module,
+                                                                        uint32_t typeId) {
+  const Type &type = typeOf(module, typeId);
+  if (type.kind == Type::Kind::Struct)
+    return {memberOffsets(module, typeId), type.members};
+  std::vector<uint64_t> offsets;
+  for (uint32_t i = 0; i < type.count; ++i)
+    offsets.push_back(i * byteSize(module, type.element));
+  return {offsets, std::vector<uint32_t>(type.count, type.element)};
+}
+
+} // namespace
+
+void KernelLowering::loadInto(const Value &pointer, uint64_t displacement, uint32_t typeId,
+                              const Value &result) {
+  if (result.kind == Value::Kind::Aggregate) {
+    const auto [offsets, memberTypes] = aggregateLayout(module_, typeId);
+    for (size_t i = 0; i < result.members.size(); ++i)
+      loadInto(pointer, displacement + offsets[i], memberTypes[i], result.members[i]);
+    return;
+  }
+  const uint32_t address =
+      checkedAddress(pointer, displaced(pointer, displacement), accessBytes(result),
+                     requiredAlignment(result), false);
+  emit(runtime::loadHandler(result.elementBytes(), Shape{result.varying, {pointer.varying}}),
+       result.offset, {address}, result.components);
+}
+
+void KernelLowering::storeFrom(const Value &pointer, uint64_t displacement, uint32_t typeId,
+                               const Value &value) {
+  if (value.kind == Value::Kind::Aggregate) {
+    const auto [offsets, memberTypes] = aggregateLayout(module_, typeId);
+    for (size_t i = 0; i < value.members.size(); ++i)
+      storeFrom(pointer, displacement + offsets[i], memberTypes[i], value.members[i]);
+    return;
+  }
+  const uint32_t address =
+      checkedAddress(pointer, displaced(pointer, displacement), accessBytes(value),
+                     requiredAlignment(value), true);
+  emit(runtime::storeHandler(value.elementBytes(), Shape{false, {pointer.varying, value.varying}}),
+       0, {address, value.offset}, value.components);
+}
+
+// Pointer arithmetic of OpAccessChain and OpPtrAccessChain: constant indices
+// fold into one displacement; each other index adds index * stride.
+void KernelLowering::lowerAccessChain(const Instruction &instruction, const Value &result) {
+  const Value base = use(instruction.idOperand(0), instruction);
+  const bool ptrChain = instruction.opcode == spv::OpPtrAccessChain ||
+                        instruction.opcode == spv::OpInBoundsPtrAccessChain;
+  uint32_t pointeeType = 0;
+  {
+    // The base's pointer type: from its defining instruction, a parameter or
+    // a global variable.
+    const uint32_t baseTypeId = typeOfId(instruction.idOperand(0), instruction);
+    pointeeType = typeOf(module_, baseTypeId).element;
+  }
+
+  uint32_t reg = base.offset;
+  bool varying = base.varying;
+  uint64_t displacement = 0;
+  auto addIndex = [&](uint32_t indexId, uint64_t stride) {
+    if (auto constant = module_.constantValue(indexId)) {
+      const Type &indexType = typeOf(module_, module_.constant(indexId)->type);
+      int64_t index = static_cast<int64_t>(*constant);
+      if (indexType.width == 32)
+        index = static_cast<int32_t>(*constant);
+      displacement += static_cast<uint64_t>(index) * stride;
+      return;
+    }
+    const Value &index = use(indexId, instruction);
+    const bool resultVarying = varying || index.varying;
+    const uint32_t next = allocate(8, resultVarying);
+    emit(runtime::pointerOffsetHandler(index.elementBytes(),
+                                       Shape{resultVarying, {varying, index.varying}}),
+         next, {reg, index.offset}, 1, index.elementBytes(), stride);
+    reg = next;
+    varying = resultVarying;
+  };
+
+  size_t first = 1;
+  if (ptrChain) {
+    addIndex(instruction.idOperand(1), byteSize(module_, pointeeType));
+    first = 2;
+  }
+  uint32_t current = pointeeType;
+  for (size_t i = first; i < instruction.operands.size(); ++i) {
+    const Type &type = typeOf(module_, current);
+    const uint32_t indexId = instruction.idOperand(i);
+    switch (type.kind) {
+    case Type::Kind::Struct: {
+      const auto member = module_.constantValue(indexId);
+      if (!member)
+        fail(instruction, "a struct member index must be a constant");
+      displacement += memberOffsets(module_, current).at(*member);
+      current = type.members.at(*member);
+      break;
+    }
+    case Type::Kind::Array:
+    case Type::Kind::RuntimeArray:
+      addIndex(indexId, byteSize(module_, type.element));
+      current = type.element;
+      break;
+    case Type::Kind::Vector:
+      addIndex(indexId, byteSize(module_, type.element));
+      current = type.element;
+      break;
+    default:
+      fail(instruction, "cannot index into a value of this type");
+    }
+  }
+  Value chained = base;
+  chained.offset = reg;
+  chained.varying = varying;
+  // The last step can write the result itself.
+  if (displacement == 0 && reg != base.offset && varying == result.varying &&
+      code_.instructions.back().result == reg) {
+    code_.instructions.back().result = result.offset;
+    return;
+  }
+  const uint32_t final = displaced(chained, displacement);
+  if (final != reg && varying == result.varying) {
+    code_.instructions.back().result = result.offset;
+    return;
+  }
+  emit(runtime::copyComponentsHandler(8, Shape{result.varying, {varying}}), result.offset, {final},
+       1);
+}
+
+
+std::optional<runtime::AtomicOp> atomicOp(spv::Op opcode) {
+  using runtime::AtomicOp;
+  switch (opcode) {
+  case spv::OpAtomicLoad:
+    return AtomicOp::Load;
+  case spv::OpAtomicStore:
+    return AtomicOp::Store;
+  case spv::OpAtomicExchange:
+    return AtomicOp::Exchange;
+  case spv::OpAtomicCompareExchange:
+  case spv::OpAtomicCompareExchangeWeak:
+    return AtomicOp::CompareExchange;
+  case spv::OpAtomicIIncrement:
+    return AtomicOp::IIncrement;
+  case spv::OpAtomicIDecrement:
+    return AtomicOp::IDecrement;
+  case spv::OpAtomicIAdd:
+    return AtomicOp::IAdd;
+  case spv::OpAtomicISub:
+    return AtomicOp::ISub;
+  case spv::OpAtomicSMin:
+    return AtomicOp::SMin;
+  case spv::OpAtomicUMin:
+    return AtomicOp::UMin;
+  case spv::OpAtomicSMax:
+    return AtomicOp::SMax;
+  case spv::OpAtomicUMax:
+    return AtomicOp::UMax;
+  case spv::OpAtomicAnd:
+    return AtomicOp::And;
+  case spv::OpAtomicOr:
+    return AtomicOp::Or;
+  case spv::OpAtomicXor:
+    return AtomicOp::Xor;
+  case spv::OpAtomicFlagTestAndSet:
+    return AtomicOp::FlagTestAndSet;
+  case spv::OpAtomicFlagClear:
+    return AtomicOp::FlagClear;
+  case spv::OpAtomicFAddEXT:
+    return AtomicOp::FAdd;
+  case spv::OpAtomicFMinEXT:
+    return AtomicOp::FMin;
+  case spv::OpAtomicFMaxEXT:
+    return AtomicOp::FMax;
+  default:
+    return std::nullopt;
+  }
+}
+
+
+// Variables, loads, stores, pointer casts and arithmetic, copies, atomics and
+// asynchronous work-group copies.
+bool KernelLowering::lowerMemory(const Instruction &instruction) {
+  const spv::Op op = instruction.opcode;
+  auto result = [&]() -> const Value & { return values_.at(instruction.result); };
+  auto operand = [&](size_t i) -> const Value & {
+    return use(instruction.idOperand(i), instruction);
+  };
+  if (auto atomic = atomicOp(op)) {
+    const Value &pointer = operand(0);
+    const Value *value = nullptr, *comparator = nullptr;
+    Scalar type = Scalar::I32;
+    uint32_t resultRegister = 0;
+    bool resultVarying = false;
+    switch (op) {
+    case spv::OpAtomicStore:
+      value = &operand(3);
+      type = value->scalar;
+      break;
+    case spv::OpAtomicFlagClear:
+      break;
+    case spv::OpAtomicCompareExchange:
+    case spv::OpAtomicCompareExchangeWeak:
+      value = &operand(4);
+      comparator = &operand(5);
+      break;
+    case spv::OpAtomicLoad:
+    case spv::OpAtomicIIncrement:
+    case spv::OpAtomicIDecrement:
+    case spv::OpAtomicFlagTestAndSet:
+      break;
+    default:
+      value = &operand(3);
+      break;
+    }
+    if (instruction.result) {
+      resultRegister = result().offset;
+      resultVarying = result().varying;
+      if (op != spv::OpAtomicFlagTestAndSet)
+        type = result().scalar;
+    }
+    const uint32_t aux = (pointer.varying ? 1 : 0) | (value && value->varying ? 2 : 0) |
+                         (comparator && comparator->varying ? 4 : 0) | (resultVarying ? 8 : 0);
+    const uint32_t bytes = op == spv::OpAtomicFlagTestAndSet || op == spv::OpAtomicFlagClear
+                               ? 4
+                               : runtime::scalarSize(type);
+    const bool writes = op != spv::OpAtomicLoad;
+    if (!maybeUndefined_.empty()) {
+      checkDefined(instruction.idOperand(0), instruction, runtime::UndefinedUse::Address);
+      for (size_t i : {size_t(3), size_t(4), size_t(5)})
+        if (value && instruction.operands.size() > i)
+          checkDefined(instruction.idOperand(i), instruction, runtime::UndefinedUse::AtomicOperand);
+    }
+    emit(runtime::atomicHandler(*atomic, type, Shape{}), resultRegister,
+         {checkedAddress(pointer, pointer.offset, bytes, bytes, writes),
+          value ? value->offset : 0u, comparator ? comparator->offset : 0u},
+         1, aux);
+    return true;
+  }
+  switch (op) {
+  case spv::OpGenericCastToPtrExplicit: {
+    // to_global, to_local, to_private: null unless the pointer points there.
+    const Value &a = operand(0);
+    const Value &r = result();
+    const auto storage = static_cast<spv::StorageClass>(instruction.operands.at(1));
+    const uint32_t space = storage == spv::StorageClassFunction    ? 1
+                           : storage == spv::StorageClassWorkgroup ? 2
+                                                                   : 3;
+    emit(runtime::genericSpaceHandler(space, Shape{r.varying, {a.varying}}), r.offset,
+         {a.offset}, 1);
+    return true;
+  }
+  case spv::OpGenericPtrMemSemantics: {
+    const Value &a = operand(0);
+    const Value &r = result();
+    emit(runtime::genericSpaceHandler(0, Shape{r.varying, {a.varying}}), r.offset, {a.offset}, 1);
+    return true;
+  }
+  case spv::OpBitcast:
+  case spv::OpPtrCastToGeneric:
+  case spv::OpGenericCastToPtr: {
+    const Value &a = operand(0);
+    const Value &r = result();
+    if (a.elementBytes() == r.elementBytes() && a.components == r.components)
+      copyValue(a, r);
+    else
+      emit(runtime::bitcastHandler(r.elementBytes(), Shape{r.varying, {a.varying}}), r.offset,
+           {a.offset}, r.components, a.components, a.elementBytes());
+    return true;
+  }
+  case spv::OpVariable: {
+    if (promoted_.count(instruction.result)) {
+      if (instruction.operands.size() > 1)
+        copyValue(operand(1), result());
+      return true;
+    }
+    const auto storage = static_cast<spv::StorageClass>(instruction.operands.at(0));
+    if (storage != spv::StorageClassFunction)
+      fail(instruction, "a function-scope variable in storage class " + storageClassName(storage) +
+                            " is not supported");
+    const uint32_t pointee = typeOf(module_, instruction.resultType).element;
+    const uint64_t alignment = std::max<uint64_t>(alignmentOf(module_, pointee).value_or(16), 1);
+    uint32_t &bytes = code_.memory.privateBytesPerLane;
+    bytes = static_cast<uint32_t>((bytes + alignment - 1) / alignment * alignment);
+    // Each lane's region starts at a multiple of the largest alignment.
+    code_.memory.privateAlignment =
+        std::max(code_.memory.privateAlignment, static_cast<uint32_t>(alignment));
+    const Value &pointer = result();
+    code_.addresses.push_back(
+        {runtime::AddressRegister::Space::Private, pointer.offset, bytes, pointer.varying});
+    const uint64_t size = byteSize(module_, pointee);
+    if (checks_)
+      checks_->privateVariables.push_back({bytes, size, nameOf(instruction.result)});
+    bytes += static_cast<uint32_t>(size);
+    if (checking(runtime::Check::Bounds))
+      bytes += redZone;
+    bytes = (bytes + 15) / 16 * 16;
+    if (instruction.operands.size() > 1)
+      storeFrom(pointer, 0, pointee, operand(1));
+    return true;
+  }
+  case spv::OpLoad: {
+    if (promoted_.count(instruction.idOperand(0))) {
+      copyValue(operand(0), result());
+      return true;
+    }
+    const Value &pointer = operand(0);
+    if (pointer.kind == Value::Kind::Builtin) {
+      const Value &builtin = builtinRegister(pointer.builtin, instruction);
+      if (pointer.offset == wholeBuiltin) {
+        values_[instruction.result] = builtin;
+        return true;
+      }
+      // A component of the built-in vector (an access chain into it).
+      Value component =
+          makeValue(instruction.resultType, uniformity_.isVarying(instruction.result));
+      emit(runtime::copyComponentsHandler(component.elementBytes(),
+                                          Shape{component.varying, {builtin.varying}}),
+           component.offset, {componentOffset(builtin, pointer.offset)}, 1);
+      values_[instruction.result] = component;
+      return true;
+    }
+    checkDefined(instruction.idOperand(0), instruction, runtime::UndefinedUse::Address);
+    loadInto(pointer, 0, instruction.resultType, result());
+    return true;
+  }
+  case spv::OpStore: {
+    if (promoted_.count(instruction.idOperand(0))) {
+      // Each active lane's value replaces its own.
+      copyValue(operand(1), operand(0));
+      return true;
+    }
+    const Value &pointer = operand(0);
+    if (pointer.kind == Value::Kind::Builtin)
+      fail(instruction, "stores to built-in variables are not allowed");
+    checkDefined(instruction.idOperand(1), instruction, runtime::UndefinedUse::StoredValue,
+                 pointer.storage == spv::StorageClassFunction);
+    checkDefined(instruction.idOperand(0), instruction, runtime::UndefinedUse::Address);
+    storeFrom(pointer, 0, typeOfId(instruction.idOperand(1), instruction), operand(1));
+    return true;
+  }
+  case spv::OpAccessChain:
+  case spv::OpInBoundsAccessChain:
+  case spv::OpPtrAccessChain:
+  case spv::OpInBoundsPtrAccessChain: {
+    const Value &base = operand(0);
+    if (base.kind == Value::Kind::Builtin) {
+      const size_t indexOperand =
+          op == spv::OpAccessChain || op == spv::OpInBoundsAccessChain ? 1 : 2;
+      const auto index = instruction.operands.size() > indexOperand
+                             ? module_.constantValue(instruction.idOperand(indexOperand))
+                             : std::optional<uint64_t>(0);
+      if (!index)
+        fail(instruction, "built-in vectors must be indexed by constants");
+      Value component = base;
+      component.offset = static_cast<uint32_t>(*index); // the component, for OpLoad
+      component.components = 1;
+      values_[instruction.result] = component;
+      return true;
+    }
+    instruction.forEachIdOperand(
+        [&](uint32_t id) { checkDefined(id, instruction, runtime::UndefinedUse::Address); });
+    lowerAccessChain(instruction, result());
+    return true;
+  }
+  case spv::OpCopyMemory:
+  case spv::OpCopyMemorySized: {
+    const Value &target = operand(0), &source = operand(1);
+    uint32_t aux = (target.varying ? 1 : 0) | (source.varying ? 2 : 0);
+    uint64_t size = 0;
+    uint32_t sizeRegister = 0;
+    if (op == spv::OpCopyMemory) {
+      size = byteSize(module_,
+                      typeOf(module_, typeOfId(instruction.idOperand(0), instruction)).element);
+    } else if (auto constant = module_.constantValue(instruction.idOperand(2))) {
+      size = *constant;
+    } else {
+      const Value &bytes = operand(2);
+      sizeRegister = bytes.offset;
+      aux |= 4 | (bytes.varying ? 8 : 0) | (bytes.elementBytes() << 8);
+    }
+    // A size in a register is checked for its first byte only.
+    const uint64_t checkedBytes = sizeRegister ? 1 : size;
+    emit(runtime::copyMemoryHandler(false, 0, Shape{}), 0,
+         {checkedAddress(target, target.offset, checkedBytes, 1, true),
+          checkedAddress(source, source.offset, checkedBytes, 1, false), sizeRegister},
+         1, aux, size);
+    return true;
+  }
+  case spv::OpSizeOf: {
+    // SPIR-V 1.1: the size in memory of the type the pointer points to, a
+    // constant of the module.
+    const Value &r = result();
+    const uint64_t size =
+        byteSize(module_, typeOf(module_, typeOfId(instruction.idOperand(0), instruction)).element);
+    emit(runtime::copyComponentsHandler(r.elementBytes(), Shape{r.varying, {false}}), r.offset,
+         {splatConstant(r, size)}, r.components);
+    return true;
+  }
+  case spv::OpPtrDiff: {
+    const Value &a = operand(0), &b = operand(1);
+    const Value &r = result();
+    const uint64_t elementSize =
+        byteSize(module_, typeOf(module_, typeOfId(instruction.idOperand(0), instruction)).element);
+    const bool varying = a.varying || b.varying;
+    const uint32_t difference = allocate(8, varying);
+    emit(runtime::binaryHandler(runtime::BinaryOp::ISub, Scalar::I64,
+                                Shape{varying, {a.varying, b.varying}}),
+         difference, {a.offset, b.offset}, 1);
+    Value divisor = makeValue(resultTypes_.at(instruction.result), false);
+    std::vector<std::byte> bytes(8);
+    std::memcpy(bytes.data(), &elementSize, 8);
+    bytes.resize(divisor.elementBytes());
+    code_.constants.push_back({divisor.offset, bytes});
+    emit(runtime::binaryHandler(runtime::BinaryOp::SDiv, r.scalar,
+                                Shape{r.varying, {varying, false}}),
+         r.offset, {difference, divisor.offset}, 1);
+    return true;
+  }
+  case spv::OpGroupAsyncCopy: {
+    // Operands: execution scope, destination, source, element count, stride, event.
+    const Value &destination = operand(1), &source = operand(2), &count = operand(3),
+                &stride = operand(4);
+    const uint32_t pointerType = typeOfId(instruction.idOperand(1), instruction);
+    const Type &type = typeOf(module_, pointerType);
+    const bool toLocal = type.storageClass == spv::StorageClassWorkgroup;
+    const uint64_t elementBytes = byteSize(module_, type.element);
+    uint32_t elements = count.offset;
+    if (checking(runtime::Check::Bounds)) {
+      // The copy's elements are checked first (bounds only); a copy with
+      // an element outside memory copies nothing (its checked count is 0).
+      const uint32_t writeSite =
+          addSite(instruction, 0, spaceOf(toLocal ? spv::StorageClassWorkgroup
+                                                          : spv::StorageClassCrossWorkgroup),
+                  true);
+      const uint32_t readSite =
+          addSite(instruction, 0, spaceOf(toLocal ? spv::StorageClassCrossWorkgroup
+                                                          : spv::StorageClassWorkgroup),
+                  false);
+      checks_->sites[writeSite].skipsRaces = checks_->sites[readSite].skipsRaces = true;
+      checks_->sites[readSite].skipsUninit = true;
+      elements = allocate(8, false);
+      emit(runtime::checkAsyncCopyHandler(), elements,
+           {destination.offset, source.offset, count.offset, stride.offset}, code_.asyncCopySites,
+           writeSite, elementBytes | (toLocal ? uint64_t(1) << 32 : 0));
+    }
+    emit(runtime::asyncCopyHandler(0), result().offset,
+         {destination.offset, source.offset, elements, stride.offset}, code_.asyncCopySites++,
+         toLocal ? 1 : 0, elementBytes);
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+Value KernelLowering::offsetAddress(const Value &pointer, const Value &offset, uint64_t stride) {
+  const bool varying = pointer.varying || offset.varying;
+  Value address = temporary(Scalar::I64, 1, varying);
+  address.isPointer = true;
+  address.storage = pointer.storage;
+  emit(runtime::pointerOffsetHandler(offset.elementBytes(),
+                                     Shape{varying, {pointer.varying, offset.varying}}),
+       address.offset, {pointer.offset, offset.offset}, 1, offset.elementBytes(), stride);
+  return address;
+}
+
+// vloadn, vstoren and the half forms (OpenCL C 3.0, 6.15.7): the address is
+// p + offset * n elements (vloada_half3 and vstorea_half3: n = 4), computed
+// here once for every form.
+bool KernelLowering::lowerVectorMemory(const Instruction &instruction, uint32_t number) {
+  using namespace OpenCLLIB;
+  auto argument = [&](size_t i) -> const Value & { return use(instruction.idOperand(2 + i), instruction); };
+  auto literal = [&](size_t i) { return instruction.operands.at(2 + i); };
+  switch (number) {
+  case Vloadn:
+  case Vload_half:
+  case Vload_halfn:
+  case Vloada_halfn: {
+    const Value &r = values_.at(instruction.result);
+    const Value &offset = argument(0), &pointer = argument(1);
+    const uint32_t n = number == Vload_half ? 1 : literal(2);
+    const uint32_t stride = number == Vloada_halfn && n == 3 ? 4 : n;
+    if (number == Vloadn) {
+      const Value address = offsetAddress(pointer, offset, uint64_t(stride) * r.elementBytes());
+      emit(runtime::loadHandler(r.elementBytes(), Shape{r.varying, {address.varying}}), r.offset,
+           {checkedAddress(address, address.offset, accessBytes(r), r.elementBytes(), false)},
+           r.components);
+      return true;
+    }
+    // Halves, converted exactly to the result type.
+    const Value address = offsetAddress(pointer, offset, uint64_t(stride) * 2);
+    const Value halves = temporary(Scalar::F16, r.components, r.varying);
+    emit(runtime::loadHandler(2, Shape{r.varying, {address.varying}}), halves.offset,
+         {checkedAddress(address, address.offset, 2 * r.components, 2, false)}, r.components);
+    emit(runtime::convertHandler({Scalar::F16}, {r.scalar}, runtime::Rounding::Default, false,
+                                 Shape{r.varying, {r.varying}}),
+         r.offset, {halves.offset}, r.components);
+    return true;
+  }
+  case Vstoren:
+  case Vstore_half:
+  case Vstore_half_r:
+  case Vstore_halfn:
+  case Vstore_halfn_r:
+  case Vstorea_halfn:
+  case Vstorea_halfn_r: {
+    const Value &data = argument(0), &offset = argument(1), &pointer = argument(2);
+    const uint32_t n = data.components;
+    const uint32_t stride =
+        (number == Vstorea_halfn || number == Vstorea_halfn_r) && n == 3 ? 4 : n;
+    if (number == Vstoren) {
+      const Value address = offsetAddress(pointer, offset, uint64_t(stride) * data.elementBytes());
+      emit(runtime::storeHandler(data.elementBytes(), Shape{false, {address.varying, data.varying}}),
+           0, {checkedAddress(address, address.offset, accessBytes(data), data.elementBytes(), true),
+               data.offset},
+           n);
+      return true;
+    }
+    // The default mode of vstore_half is round to nearest even; the _r
+    // forms name theirs.
+    runtime::Rounding rounding = runtime::Rounding::RTE;
+    if (number == Vstore_half_r || number == Vstore_halfn_r || number == Vstorea_halfn_r) {
+      switch (literal(3)) {
+      case spv::FPRoundingModeRTZ: rounding = runtime::Rounding::RTZ; break;
+      case spv::FPRoundingModeRTP: rounding = runtime::Rounding::RTP; break;
+      case spv::FPRoundingModeRTN: rounding = runtime::Rounding::RTN; break;
+      default: break;
+      }
+    }
+    const Value halves = temporary(Scalar::F16, n, data.varying);
+    emit(runtime::convertHandler({data.scalar}, {Scalar::F16}, rounding, false,
+                                 Shape{data.varying, {data.varying}}),
+         halves.offset, {data.offset}, n, static_cast<uint32_t>(rounding));
+    const Value address = offsetAddress(pointer, offset, uint64_t(stride) * 2);
+    emit(runtime::storeHandler(2, Shape{false, {address.varying, halves.varying}}), 0,
+         {checkedAddress(address, address.offset, 2 * n, 2, true), halves.offset}, n);
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+} // namespace lanewise::spirv::lowering

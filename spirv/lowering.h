@@ -1,0 +1,815 @@
+// The lowering of one kernel to bytecode (spirv/lower.h), shared by its
+// files, one per instruction family as runtime/exec_*.cpp executes them:
+//
+//   lower.cpp            the kernel: uniformity, arguments, blocks, dispatch
+//   lower_arithmetic.cpp arithmetic, comparisons, conversions, selection
+//   lower_memory.cpp     variables, loads, stores, pointers, atomics, copies,
+//                        vloadn and vstoren
+//   lower_composite.cpp  composites, vector shuffles, shuffle and shuffle2
+//   lower_extended.cpp   OpenCL.std: math, geometric and mixed functions
+//   lower_group.cpp      sub-group operations
+//   lower_printf.cpp     printf
+//   lower_control.cpp    terminators and the phi copies of edges
+//   lower_constant.cpp   constants in memory layout, constant pointers
+//
+// Private to those files.
+#pragma once
+
+#include "spirv/lower.h"
+#include "builtins/geometric.h"
+#include "builtins/math.h"
+#include "builtins/subgroup.h"
+#include "runtime/handlers.h"
+#include "runtime/printf.h"
+#include "spirv/cfg.h"
+#include "spirv/errors.h"
+#include "spirv/inline.h"
+#include "spirv/names.h"
+#include "spirv/uniformity.h"
+
+#include <spirv/unified1/OpenCL.std.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <unordered_set>
+#include <map>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace lanewise::spirv::lowering {
+
+using runtime::Handler;
+using runtime::Scalar;
+using runtime::Shape;
+
+// ---------------------------------------------------------------------------
+// Types and constants (lower_constant.cpp).
+
+const Type &typeOf(const Module &module, uint32_t id);
+uint64_t byteSize(const Module &module, uint32_t typeId);
+
+// What constant evaluation needs besides the module: the values of
+// specialization constants and the addresses of module-scope variables.
+struct ConstantContext {
+  const Module &module;
+  const SpecializationValues *specializations = nullptr;
+  const std::unordered_map<uint32_t, uint64_t> *addresses = nullptr;
+};
+
+
+// Writes constant `id` as it lies in memory at `out` (byteSize bytes).
+void writeConstant(const ConstantContext &context, uint32_t id, std::byte *out);
+
+// ---------------------------------------------------------------------------
+// What SPIR-V instructions are.
+
+bool isSubgroupOperation(spv::Op opcode);                          // lower.cpp
+bool isVaryingBuiltin(spv::BuiltIn builtin);                       // lower.cpp
+runtime::Family familyOf(const Instruction &instruction);          // lower.cpp
+std::optional<runtime::BuiltinValue> builtinValue(spv::BuiltIn builtin); // lower.cpp
+std::optional<runtime::BinaryOp> binaryOp(spv::Op opcode);         // lower_arithmetic.cpp
+std::optional<runtime::UnaryOp> unaryOp(spv::Op opcode);           // lower_arithmetic.cpp
+bool isConversion(spv::Op op);                                     // lower_arithmetic.cpp
+runtime::Rounding roundingOf(const Module &module, uint32_t id);   // lower_arithmetic.cpp
+std::optional<runtime::AtomicOp> atomicOp(spv::Op opcode);         // lower_memory.cpp
+std::optional<builtins::Math> openclStdFunction(uint32_t instruction); // lower_extended.cpp
+
+// ---------------------------------------------------------------------------
+// Values in registers.
+
+struct Value {
+  enum class Kind { Register, Aggregate, Builtin };
+  Kind kind = Kind::Register;
+  uint32_t offset = 0; // register
+  bool varying = false;
+  Scalar scalar = Scalar::I32;
+  uint32_t components = 1;
+  std::vector<Value> members;             // Aggregate: struct members or array elements
+  spv::BuiltIn builtin = spv::BuiltInMax; // Builtin: a pointer to a built-in variable
+  bool isPointer = false;
+  spv::StorageClass storage = spv::StorageClassMax; // of a pointer
+  uint32_t narrowBits = 0; // an integer narrower than its register element
+
+  uint32_t elementBytes() const { return runtime::scalarSize(scalar); }
+};
+
+constexpr uint32_t varyingAlignment = 64;
+// The sub-group size of kernels that do not require one.
+constexpr uint32_t defaultSubgroupSize = 16;
+// A Builtin value's `offset` is the component it points to, or this for the
+// whole built-in variable.
+constexpr uint32_t wholeBuiltin = 0xFFFFFFFFu;
+
+
+
+class KernelLowering {
+public:
+  KernelLowering(const Module &module, const EntryPoint &entryPoint,
+                 const std::unordered_map<uint32_t, uint64_t> &globals, const LowerOptions &options)
+      : module_(module), entryPoint_(entryPoint), globals_(globals), options_(options) {}
+
+  runtime::KernelCode run();
+
+private:
+  [[noreturn]] void fail(const Instruction &instruction, const std::string &message) const {
+    std::string where = describe(instruction);
+    if (const SourceLocation *location = module_.location(instruction);
+        location && location->known())
+      where += " (" + location->text() + ")";
+    throw LoadError(LoadErrorKind::Invalid,
+                    "kernel '" + entryPoint_.name + "', " + where + ": " + message);
+  }
+
+  // ---- registers ----
+  uint32_t allocate(uint32_t bytes, bool varying) {
+    if (pooling_) {
+      auto &free = pool_[{bytes, varying}];
+      if (!free.empty()) {
+        const uint32_t offset = free.back();
+        free.pop_back();
+        return offset;
+      }
+    }
+    const uint32_t alignment = varying ? varyingAlignment : 16;
+    code_.registerBytes = (code_.registerBytes + alignment - 1) / alignment * alignment;
+    const uint32_t offset = code_.registerBytes;
+    code_.registerBytes += varying ? bytes * code_.width : bytes;
+    return offset;
+  }
+
+  // The register form of a scalar or vector type.
+  bool scalarForm(uint32_t typeId, Scalar &scalar, uint32_t &components) const {
+    const Type &type = typeOf(module_, typeId);
+    components = 1;
+    const Type *element = &type;
+    if (type.kind == Type::Kind::Vector) {
+      components = type.count;
+      element = &typeOf(module_, type.element);
+    }
+    switch (element->kind) {
+    case Type::Kind::Bool:
+      scalar = Scalar::Bool;
+      return true;
+    case Type::Kind::Int:
+      switch (element->width) {
+      case 8:
+        scalar = Scalar::I8;
+        return true;
+      case 16:
+        scalar = Scalar::I16;
+        return true;
+      case 32:
+        scalar = Scalar::I32;
+        return true;
+      case 64:
+        scalar = Scalar::I64;
+        return true;
+      default:
+        // Arbitrary-width integers (clang narrows switch selectors to them)
+        // live in the next standard width, kept zero-extended.
+        if (element->width == 0 || element->width > 128)
+          return false;
+        scalar = element->width < 8    ? Scalar::I8
+                 : element->width < 16 ? Scalar::I16
+                 : element->width < 32 ? Scalar::I32
+                 : element->width < 64 ? Scalar::I64
+                                       : Scalar::I128;
+        return true;
+      }
+    case Type::Kind::Float:
+      switch (element->width) {
+      case 16:
+        scalar = Scalar::F16;
+        return true;
+      case 32:
+        scalar = Scalar::F32;
+        return true;
+      case 64:
+        scalar = Scalar::F64;
+        return true;
+      default:
+        return false;
+      }
+    case Type::Kind::Pointer:
+    case Type::Kind::Event:
+    case Type::Kind::DeviceEvent:
+    case Type::Kind::ReserveId:
+    case Type::Kind::Queue:
+      scalar = Scalar::I64;
+      return type.kind != Type::Kind::Vector;
+    default:
+      return false;
+    }
+  }
+
+  Value makeValue(uint32_t typeId, bool varying) {
+    const Type &type = typeOf(module_, typeId);
+    Value value;
+    value.varying = varying;
+    if (type.kind == Type::Kind::Struct) {
+      value.kind = Value::Kind::Aggregate;
+      for (uint32_t member : type.members)
+        value.members.push_back(makeValue(member, varying));
+      return value;
+    }
+    if (type.kind == Type::Kind::Array) {
+      value.kind = Value::Kind::Aggregate;
+      for (uint32_t i = 0; i < type.count; ++i)
+        value.members.push_back(makeValue(type.element, varying));
+      return value;
+    }
+    if (!scalarForm(typeId, value.scalar, value.components))
+      throw LoadError(LoadErrorKind::Invalid, "kernel '" + entryPoint_.name +
+                                                  "': values of type %" + std::to_string(typeId) +
+                                                  " are not supported");
+    value.isPointer = type.kind == Type::Kind::Pointer;
+    if (value.isPointer)
+      value.storage = type.storageClass;
+    {
+      const Type &element = type.kind == Type::Kind::Vector ? typeOf(module_, type.element) : type;
+      // 128-bit integers (clang -O2 reads a 16-byte union as an i128) fill
+      // their register: they are not narrow.
+      if (element.kind == Type::Kind::Int && element.width != 8 && element.width != 16 &&
+          element.width != 32 && element.width != 64 && element.width != 128)
+        value.narrowBits = element.width;
+    }
+    value.offset = allocate(value.components * value.elementBytes(), varying);
+    return value;
+  }
+
+  // A uniform register holding a constant (any scalar, vector or aggregate).
+  Value constantValue(uint32_t id) {
+    const Constant *constant = module_.constant(id);
+    Value value = makeValue(constant->type, false);
+    fillConstant(value, constant->type, id);
+    return value;
+  }
+
+  void fillConstant(const Value &value, uint32_t typeId, uint32_t constantId) {
+    std::vector<std::byte> memory(byteSize(module_, typeId));
+    writeConstant(ConstantContext{module_, options_.specializations, &globals_}, constantId,
+                  memory.data());
+    fillFromMemory(value, typeId, memory.data());
+  }
+
+  // Registers of `value` from the memory image of a value of `typeId`.
+  void fillFromMemory(const Value &value, uint32_t typeId, const std::byte *memory) {
+    const Type &type = typeOf(module_, typeId);
+    if (value.kind == Value::Kind::Aggregate) {
+      if (type.kind == Type::Kind::Struct) {
+        const std::vector<uint64_t> offsets = memberOffsets(module_, typeId);
+        for (size_t i = 0; i < value.members.size(); ++i)
+          fillFromMemory(value.members[i], type.members[i], memory + offsets[i]);
+      } else {
+        const uint64_t stride = byteSize(module_, type.element);
+        for (size_t i = 0; i < value.members.size(); ++i)
+          fillFromMemory(value.members[i], type.element, memory + i * stride);
+      }
+      return;
+    }
+    // A component's register may be wider than its memory image: integers
+    // of arbitrary width (i33 takes 5 bytes) are kept zero-extended in the
+    // next wider register type.
+    const uint32_t componentType = type.kind == Type::Kind::Vector ? type.element : typeId;
+    const uint64_t stored = byteSize(module_, componentType);
+    const uint32_t registerBytes = value.elementBytes();
+    runtime::ConstantRegister reg;
+    reg.offset = value.offset;
+    reg.bytes.assign(size_t(value.components) * registerBytes, std::byte{0});
+    for (uint32_t c = 0; c < value.components; ++c)
+      std::memcpy(reg.bytes.data() + size_t(c) * registerBytes, memory + c * stored,
+                  std::min<uint64_t>(stored, registerBytes));
+    code_.constants.push_back(std::move(reg));
+  }
+
+  // The value of an id used as an operand.
+  const Value &use(uint32_t id, const Instruction &user) {
+    auto it = values_.find(id);
+    if (it != values_.end())
+      return it->second;
+    if (module_.constant(id))
+      return values_.emplace(id, constantValue(id)).first->second;
+    if (const GlobalVariable *variable = module_.globalVariable(id))
+      return values_.emplace(id, globalVariableValue(*variable, user)).first->second;
+    fail(user, "operand %" + std::to_string(id) + " has no value here");
+  }
+
+  Value globalVariableValue(const GlobalVariable &variable, const Instruction &user) {
+    Value value;
+    value.scalar = Scalar::I64;
+    value.isPointer = true;
+    if (variable.builtin) {
+      value.kind = Value::Kind::Builtin;
+      value.builtin = *variable.builtin;
+      value.offset = wholeBuiltin;
+      return value;
+    }
+    if (variable.storageClass == spv::StorageClassInput)
+      fail(user, "Input variable %" + std::to_string(variable.id) + " is not a built-in");
+    value.offset = allocate(8, false);
+    if (variable.storageClass == spv::StorageClassWorkgroup) {
+      const uint32_t pointee = typeOf(module_, variable.pointerType).element;
+      const uint64_t alignment = alignmentOf(module_, pointee).value_or(16);
+      uint32_t &bytes = code_.memory.workgroupBytes;
+      bytes = static_cast<uint32_t>((bytes + alignment - 1) / alignment * alignment);
+      code_.memory.workgroupAlignment =
+          std::max(code_.memory.workgroupAlignment, static_cast<uint32_t>(alignment));
+      code_.addresses.push_back(
+          {runtime::AddressRegister::Space::Workgroup, value.offset, bytes, false});
+      const uint64_t size = byteSize(module_, pointee);
+      if (checks_)
+        checks_->localVariables.push_back({bytes, size, nameOf(variable.id)});
+      bytes += static_cast<uint32_t>(size);
+      if (checking(runtime::Check::Bounds))
+        bytes += redZone;
+      return value;
+    }
+    auto it = globals_.find(variable.id);
+    if (it == globals_.end())
+      fail(user, "module-scope variable %" + std::to_string(variable.id) + " in storage class " +
+                     storageClassName(variable.storageClass) + " is not supported");
+    code_.addresses.push_back(
+        {runtime::AddressRegister::Space::Global, value.offset, it->second, false});
+    return value;
+  }
+
+  // ---- the checked mode (runtime/check.h) ----
+  std::shared_ptr<runtime::KernelChecks> checks_; // null when built without checks
+  static constexpr uint32_t redZone = 64; // bytes between variables under the bounds check
+
+  bool checking(runtime::Check check) const { return checks_ && checks_->checks.has(check); }
+  static uint64_t accessBytes(const Value &value) {
+    return uint64_t(value.components) * value.elementBytes();
+  }
+  // OpenCL C 3.0, 6.3.5: data of type T is aligned to sizeof(T), 3-vectors
+  // to 4 components; an access that declares less (the Aligned memory
+  // operand, e.g. in a packed struct) needs only that.
+  uint32_t requiredAlignment(const Value &value) const {
+    uint32_t alignment = value.elementBytes() * (value.components == 3 ? 4 : value.components);
+    if (current_ && (current_->opcode == spv::OpLoad || current_->opcode == spv::OpStore)) {
+      const size_t maskIndex = current_->opcode == spv::OpLoad ? 1 : 2;
+      if (current_->operands.size() > maskIndex + 1 &&
+          (current_->operands[maskIndex] & spv::MemoryAccessAlignedMask))
+        alignment = std::min(alignment, current_->operands[maskIndex + 1]);
+    }
+    return alignment;
+  }
+  static runtime::CheckSite::Space spaceOf(spv::StorageClass storage) {
+    using Space = runtime::CheckSite::Space;
+    switch (storage) {
+    case spv::StorageClassCrossWorkgroup:
+      return Space::Global;
+    case spv::StorageClassUniformConstant:
+      return Space::Constant;
+    case spv::StorageClassWorkgroup:
+      return Space::Local;
+    case spv::StorageClassFunction:
+      return Space::Private;
+    default:
+      return Space::Generic;
+    }
+  }
+  std::string nameOf(uint32_t id) const {
+    auto name = module_.names.find(decorated(id));
+    return name != module_.names.end() && !name->second.empty() ? name->second
+                                                                 : "%" + std::to_string(id);
+  }
+  uint32_t addSite(const Instruction &instruction, uint32_t alignment,
+                   runtime::CheckSite::Space space, bool write) {
+    runtime::CheckSite site;
+    site.opcode = opcodeName(instruction.opcode);
+    if (instruction.opcode == spv::OpExtInst && instruction.operands.size() > 1)
+      site.opcode += " " + openclStdName(instruction.operands[1]);
+    site.resultId = instruction.result;
+    if (const SourceLocation *location = module_.location(instruction);
+        location && location->known()) {
+      site.file = location->file.starts_with("./") ? location->file.substr(2) : location->file;
+      site.line = location->line;
+      site.column = location->column;
+    }
+    site.alignment = alignment;
+    site.space = space;
+    site.write = write;
+    checks_->sites.push_back(std::move(site));
+    return static_cast<uint32_t>(checks_->sites.size() - 1);
+  }
+  // The address register an access of `bytes` bytes through `pointer` uses:
+  // under the bounds or alignment check, a checked copy of `address`.
+  uint32_t checkedAddress(const Value &pointer, uint32_t address, uint64_t bytes,
+                          uint32_t alignment, bool write) {
+    // The uninitialised-read check watches __local and private memory; the
+    // race check __local and global memory.
+    const spv::StorageClass storage = pointer.storage;
+    const bool generic = storage == spv::StorageClassGeneric || storage == spv::StorageClassMax;
+    const bool uninit = checking(runtime::Check::Uninit) &&
+                        (generic || storage == spv::StorageClassWorkgroup ||
+                         storage == spv::StorageClassFunction);
+    const bool races = checking(runtime::Check::Races) &&
+                       (generic || storage == spv::StorageClassWorkgroup ||
+                        storage == spv::StorageClassCrossWorkgroup);
+    if (!checking(runtime::Check::Bounds) && !checking(runtime::Check::Alignment) && !uninit &&
+        !races)
+      return address;
+    const uint32_t site = addSite(*current_, alignment, spaceOf(pointer.storage), write);
+    // A copy carries uninitialised bytes (struct padding) along: its source
+    // is not checked for them.
+    checks_->sites[site].skipsUninit = !write && (current_->opcode == spv::OpCopyMemory ||
+                                                  current_->opcode == spv::OpCopyMemorySized);
+    checks_->sites[site].writesPadding = write && bytes % 3 == 0 && alignment == bytes / 3 * 4;
+    const spv::Op op = current_->opcode;
+    checks_->sites[site].skipsRaces =
+        (op >= spv::OpAtomicLoad && op <= spv::OpAtomicXor) || op == spv::OpAtomicFlagTestAndSet ||
+        op == spv::OpAtomicFlagClear || op == spv::OpAtomicFAddEXT ||
+        op == spv::OpAtomicFMinEXT || op == spv::OpAtomicFMaxEXT;
+    const uint32_t checked = allocate(8, pointer.varying);
+    emit(runtime::checkAccessHandler(pointer.varying), checked, {address}, 1, site, bytes);
+    return checked;
+  }
+
+  // The address register of a sub-group block read or write
+  // (cl_intel_subgroups): the sub-group reads or writes S elements per
+  // component from the pointer, the same for all its lanes, so each lane's
+  // check covers the block of a whole sub-group. Each lane reaching the whole
+  // block is no race among them: the block is checked for bounds and
+  // alignment only.
+  uint32_t checkedBlockAddress(const Value &pointer, const Value &data, bool write) {
+    const uint64_t bytes = uint64_t(code_.subgroupSize) * accessBytes(data);
+    const size_t firstSite = checks_ ? checks_->sites.size() : 0;
+    const uint32_t address =
+        checkedAddress(pointer, pointer.offset, bytes, data.elementBytes(), write);
+    for (size_t site = firstSite; checks_ && site < checks_->sites.size(); ++site) {
+      checks_->sites[site].skipsRaces = true;
+      checks_->sites[site].skipsUninit = !write;
+    }
+    return address;
+  }
+
+  // ---- the register shadow of undefined values ----
+  // At -O2 an uninitialised variable is an OpUndef, usually an incoming
+  // value of a phi (the uninit check); a relative shuffle's result is
+  // undefined on the lanes that read outside the sub-group (the subgroups
+  // check). Each SSA value that may carry one (an OpUndef or such a
+  // shuffle, a phi with such an incoming value, an element-wise operation
+  // or an OpSelect on such a value) gets a varying byte per lane, with the
+  // bits of runtime::shadowUninitialised and shadowBadShuffle where the
+  // value is undefined on the lane's path, computed and copied along with
+  // the value; it is checked where an undefined value has an effect. Composites
+  // (OpCompositeInsert/Extract/Construct, OpVectorShuffle) do not propagate
+  // it: clang builds vectors by inserting into OpUndef in correct code.
+  struct Shadow {
+    uint32_t offset = 0;
+    bool varying = false;
+  };
+  std::unordered_set<uint32_t> undefinedIds_;                 // the OpUndef values themselves
+  std::unordered_set<uint32_t> maybeUndefined_;               // those and what they reach
+  std::unordered_map<uint32_t, uint32_t> undefShadow_;        // value -> varying shadow
+  std::unordered_map<uint32_t, uint32_t> undefShadowStaging_; // phi -> staging shadow
+  std::optional<uint32_t> shadowConstants_[2];                // uniform 0 and 1
+  uint32_t shadowConstant(bool undefined) {
+    std::optional<uint32_t> &reg = shadowConstants_[undefined ? 1 : 0];
+    if (!reg) {
+      reg = allocate(1, false);
+      code_.constants.push_back({*reg, {std::byte(undefined ? 1 : 0)}});
+    }
+    return *reg;
+  }
+  // The shadow of a value that may be undefined; nullopt for a defined one.
+  std::optional<Shadow> shadowOf(uint32_t id) {
+    if (undefinedIds_.count(id))
+      return Shadow{shadowConstant(true), false};
+    auto it = undefShadow_.find(id);
+    if (it == undefShadow_.end())
+      return std::nullopt;
+    return Shadow{it->second, true};
+  }
+  void findMaybeUndefined();
+  // Under the subgroups check, sub_group_shuffle_up and _down are checked
+  // where their result is used, not where they run: their result is only
+  // undefined on the lanes that read outside the sub-group, which scans and
+  // reductions then ignore.
+  bool deferredShuffle(const Instruction &instruction) const {
+    return checking(runtime::Check::Subgroups) &&
+           (instruction.opcode == spv::OpGroupNonUniformShuffleUp ||
+            instruction.opcode == spv::OpGroupNonUniformShuffleDown);
+  }
+  void emitShadow(const Instruction &instruction, uint32_t shadow);
+  // Reports the active lanes for which `id`, used by `user` as `use`, is
+  // undefined.
+  // A value stored in a private variable (`intoVariable`) is not yet used:
+  // an unoptimised build stores every shuffle's result in one, so there
+  // only an uninitialised value is reported.
+  void checkDefined(uint32_t id, const Instruction &user, runtime::UndefinedUse use,
+                    bool intoVariable = false) {
+    if (!maybeUndefined_.count(id))
+      return;
+    const Shadow shadow = *shadowOf(id);
+    emit(runtime::checkUndefinedHandler(), 0, {shadow.offset}, 1,
+         addSite(user, 0, runtime::CheckSite::Space::Generic, false),
+         (shadow.varying ? 1u : 0u) | (intoVariable ? 2u : 0u) | uint64_t(use) << 8);
+  }
+
+  // ---- emission ----
+  const Instruction *current_ = nullptr; // the SPIR-V instruction being lowered
+  std::unordered_map<uint32_t, uint32_t> sourceIndices_; // Module::locations -> code_.sources
+
+  void emit(Handler handler, uint32_t result, std::initializer_list<uint32_t> operands,
+            uint32_t components, uint32_t aux = 0, uint64_t immediate = 0,
+            const void *data = nullptr) {
+    if (!handler)
+      fail(*current_, "no handler for this operation on these operand types");
+    runtime::Instruction instruction;
+    instruction.handler = handler;
+    instruction.result = result;
+    size_t i = 0;
+    for (uint32_t operand : operands)
+      instruction.operand[i++] = operand;
+    instruction.components = components;
+    instruction.aux = aux;
+    instruction.immediate = immediate;
+    instruction.data = data;
+    instruction.sourceId = current_ ? current_->result : 0;
+    instruction.source = sourceIndex();
+    instruction.family = current_ ? familyOf(*current_) : runtime::Family::Other;
+    code_.instructions.push_back(instruction);
+  }
+
+  // The index in code_.sources of the current instruction's position.
+  uint32_t sourceIndex() {
+    if (!current_)
+      return 0;
+    const SourceLocation *location = module_.location(*current_);
+    if (!location || !location->known())
+      return 0;
+    auto [entry, added] =
+        sourceIndices_.try_emplace(current_->location, static_cast<uint32_t>(code_.sources.size()));
+    if (added) {
+      std::string text = location->text();
+      code_.sources.push_back(text.starts_with("./") ? text.substr(2) : text);
+    }
+    return entry->second;
+  }
+
+  // Copies every register of `from` into `to` (same type).
+  void copyValue(const Value &from, const Value &to) {
+    if (to.kind == Value::Kind::Aggregate) {
+      for (size_t i = 0; i < to.members.size(); ++i)
+        copyValue(from.members[i], to.members[i]);
+      return;
+    }
+    Shape shape{to.varying, {from.varying}};
+    emit(runtime::copyComponentsHandler(to.elementBytes(), shape), to.offset, {from.offset},
+         to.components);
+  }
+
+  // A register view of component `c` of a scalar/vector register.
+  uint32_t componentOffset(const Value &value, uint32_t c) const {
+    return value.offset + c * value.elementBytes() * (value.varying ? code_.width : 1);
+  }
+
+  void lowerInstruction(const Instruction &instruction);
+  // The instruction families (spirv/lower_*.cpp), each true when it lowered
+  // the instruction.
+  bool lowerArithmetic(const Instruction &instruction); // lower_arithmetic.cpp
+  bool lowerMemory(const Instruction &instruction);     // lower_memory.cpp
+  bool lowerComposite(const Instruction &instruction);  // lower_composite.cpp
+
+  // A uniform register holding `value` in every component of `like`'s form.
+  uint32_t splatConstant(const Value &like, unsigned __int128 value) {
+    Value constant = like;
+    constant.varying = false;
+    constant.offset = allocate(like.components * like.elementBytes(), false);
+    runtime::ConstantRegister reg;
+    reg.offset = constant.offset;
+    for (uint32_t c = 0; c < like.components; ++c) {
+      const auto *bytes = reinterpret_cast<const std::byte *>(&value);
+      reg.bytes.insert(reg.bytes.end(), bytes, bytes + like.elementBytes());
+    }
+    code_.constants.push_back(std::move(reg));
+    return constant.offset;
+  }
+
+  // Keeps an arbitrary-width integer result zero-extended in its register.
+  void truncateNarrow(const Value &value) {
+    if (!value.narrowBits || value.kind != Value::Kind::Register || value.scalar == Scalar::Bool)
+      return;
+    const uint32_t mask =
+        splatConstant(value, (static_cast<unsigned __int128>(1) << value.narrowBits) - 1);
+    emit(runtime::binaryHandler(runtime::BinaryOp::BitwiseAnd, value.scalar,
+                                Shape{value.varying, {value.varying, false}}),
+         value.offset, {value.offset, mask}, value.components);
+  }
+
+  // Operations that read the sign of an arbitrary-width integer are not
+  // implemented: they would need it sign-extended.
+  void checkNarrowOperation(const Value &operand, const Instruction &instruction) {
+    if (!operand.narrowBits)
+      return;
+    switch (instruction.opcode) {
+    case spv::OpSDiv: case spv::OpSRem: case spv::OpSMod: case spv::OpShiftRightArithmetic:
+    case spv::OpSGreaterThan: case spv::OpSGreaterThanEqual: case spv::OpSLessThan:
+    case spv::OpSLessThanEqual:
+      fail(instruction, "signed operations on " + std::to_string(operand.narrowBits) +
+                            "-bit integers are not supported");
+    default:
+      break;
+    }
+  }
+  void lowerExtInst(const Instruction &instruction);
+  void lowerPrintf(const Instruction &instruction);
+  // A pointer whose value is known when the kernel is built: a module-scope
+  // variable and a byte offset into it.
+  std::optional<std::pair<uint32_t, uint64_t>> constantPointer(uint32_t id, int depth = 0);
+  // The string a constant pointer points to in an initialised UniformConstant
+  // variable: up to its null character, or to the end of the variable.
+  std::optional<std::string> constantString(uint32_t id);
+  std::unordered_map<uint32_t, const Instruction *> definitions_;
+  const Instruction *definition(uint32_t id) {
+    if (definitions_.empty())
+      for (const Block &block : flat_.blocks)
+        for (const Instruction &instruction : block.instructions)
+          if (instruction.result)
+            definitions_.emplace(instruction.result, &instruction);
+    auto it = definitions_.find(id);
+    return it == definitions_.end() ? nullptr : it->second;
+  }
+  void lowerSubgroup(const Instruction &instruction);
+  bool lowerVectorMemory(const Instruction &instruction, uint32_t number);
+  bool lowerPermutation(const Instruction &instruction, uint32_t number);
+  bool lowerMixedMath(const Instruction &instruction, uint32_t number);
+  bool lowerGeometric(const Instruction &instruction, uint32_t number);
+  void emitGeometric(builtins::Geometric function, const Instruction &instruction,
+                     size_t firstOperand);
+  uint32_t broadcast(const Value &operand, uint32_t components);
+  void emitMath(builtins::Math function, const Value &result,
+                const std::vector<const Value *> &operands);
+  void emitMixedMath(builtins::MixedMath function, Scalar type, const Value &result,
+                     const std::vector<const Value *> &operands);
+  // The address `pointer + offset * elementsPerOffset * elementBytes`.
+  Value offsetAddress(const Value &pointer, const Value &offset, uint64_t stride);
+  // A temporary register of the given form.
+  Value temporary(Scalar scalar, uint32_t components, bool varying) {
+    Value value;
+    value.scalar = scalar;
+    value.components = components;
+    value.varying = varying;
+    value.offset = allocate(components * runtime::scalarSize(scalar), varying);
+    return value;
+  }
+  void lowerAccessChain(const Instruction &instruction, const Value &result);
+  void loadInto(const Value &pointer, uint64_t displacement, uint32_t typeId, const Value &result);
+  void storeFrom(const Value &pointer, uint64_t displacement, uint32_t typeId, const Value &value);
+  uint32_t displaced(const Value &pointer, uint64_t displacement);
+  void bindArguments(const Function &function);
+  runtime::Terminator lowerTerminator(const Block &block, uint32_t number);
+  std::vector<runtime::RegisterCopy> edgeCopies(uint32_t from, uint32_t to);
+
+  bool isVaryingSource(const Instruction &instruction) const;
+
+  // Register reuse. A value defined and used in one block only (no phi uses
+  // it) is dead when the block ends, and after its last use in the block:
+  // its registers return to a pool that later block-local values draw from.
+  // Values that other blocks read keep their registers for the whole kernel.
+  bool pooling_ = false;
+  std::map<std::pair<uint32_t, bool>, std::vector<uint32_t>> pool_;
+  std::unordered_map<uint32_t, uint32_t> localUses_; // block-local value -> uses left
+  void findBlockLocalValues() {
+    std::unordered_map<uint32_t, uint32_t> definedIn, uses;
+    std::unordered_set<uint32_t> nonLocal;
+    for (uint32_t b = 0; b < cfg_->size(); ++b)
+      for (const Instruction &instruction : cfg_->order()[b]->instructions)
+        if (instruction.result)
+          definedIn[instruction.result] = b;
+    for (uint32_t b = 0; b < cfg_->size(); ++b)
+      for (const Instruction &instruction : cfg_->order()[b]->instructions)
+        instruction.forEachIdOperand([&](uint32_t id) {
+          auto it = definedIn.find(id);
+          if (it == definedIn.end())
+            return;
+          if (it->second != b || instruction.opcode == spv::OpPhi ||
+              isBlockTerminator(instruction.opcode))
+            nonLocal.insert(id); // terminator uses: the block's end frees them
+          ++uses[id];
+        });
+    for (uint32_t b = 0; b < cfg_->size(); ++b)
+      for (const Instruction &instruction : cfg_->order()[b]->instructions) {
+        const uint32_t id = instruction.result;
+        if (!id || nonLocal.count(id) || !uses.count(id) || promoted_.count(id) ||
+            instruction.opcode == spv::OpPhi || instruction.opcode == spv::OpVariable ||
+            boundWhenLowered(instruction))
+          continue;
+        localUses_[id] = uses[id];
+      }
+  }
+  // Whether a result is bound when lowered rather than given registers.
+  bool boundWhenLowered(const Instruction &instruction) const {
+    if (instruction.opcode == spv::OpLoad || instruction.opcode == spv::OpAccessChain ||
+        instruction.opcode == spv::OpInBoundsAccessChain) {
+      const GlobalVariable *variable = module_.globalVariable(instruction.idOperand(0));
+      return variable && variable->builtin;
+    }
+    return false;
+  }
+  void release(const Value &value) {
+    if (value.kind == Value::Kind::Aggregate) {
+      for (const Value &member : value.members)
+        release(member);
+    } else if (value.kind == Value::Kind::Register) {
+      pool_[{value.components * value.elementBytes(), value.varying}].push_back(value.offset);
+    }
+  }
+
+  // Private variables whose address never escapes (only loaded from and
+  // stored to) live in registers: a varying register holds each lane's
+  // value, and a store is a copy into it for the active lanes.
+  std::unordered_set<uint32_t> promotable_; // only loaded and stored whole
+  std::unordered_set<uint32_t> promoted_;   // those that live in registers
+  void findPromotableVariables() {
+    std::unordered_set<uint32_t> candidates, escaped;
+    for (const Block &block : flat_.blocks)
+      for (const Instruction &instruction : block.instructions)
+        if (instruction.opcode == spv::OpVariable &&
+            static_cast<spv::StorageClass>(instruction.operands.at(0)) == spv::StorageClassFunction)
+          candidates.insert(instruction.result);
+    for (const Block &block : flat_.blocks)
+      for (const Instruction &instruction : block.instructions) {
+        size_t index = 0;
+        instruction.forEachIdOperand([&](uint32_t id) {
+          const bool pointerOperand =
+              index++ == 0 && (instruction.opcode == spv::OpLoad ||
+                               instruction.opcode == spv::OpStore ||
+                               instruction.opcode == spv::OpLifetimeStart ||
+                               instruction.opcode == spv::OpLifetimeStop);
+          if (candidates.count(id) && !pointerOperand)
+            escaped.insert(id);
+        });
+      }
+    for (uint32_t id : candidates)
+      if (!escaped.count(id)) {
+        Scalar scalar;
+        uint32_t components;
+        const uint32_t pointee = typeOf(module_, resultTypes_.at(id)).element;
+        const Type &type = typeOf(module_, pointee);
+        if (type.kind == Type::Kind::Struct || type.kind == Type::Kind::Array ||
+            scalarForm(pointee, scalar, components))
+          promotable_.insert(id);
+      }
+    // Under the uninitialised-read check, private variables stay in memory,
+    // where the check sees them.
+    if (!options_.checks.has(runtime::Check::Uninit))
+      promoted_ = promotable_;
+  }
+
+  // Phi copies are parallel: an edge must read every source before it writes
+  // any phi. When no phi of the block reads another phi of the block, the
+  // edges write the phis directly; otherwise they write staging registers,
+  // copied into the phis when the block starts.
+  bool needsStaging(const Block &block) const {
+    std::unordered_set<uint32_t> phis;
+    for (const Instruction &phi : block.instructions)
+      if (phi.opcode == spv::OpPhi)
+        phis.insert(phi.result);
+    for (const Instruction &phi : block.instructions) {
+      if (phi.opcode != spv::OpPhi)
+        break;
+      for (size_t k = 0; k < phi.operands.size(); k += 2)
+        if (phis.count(phi.operands[k]))
+          return true;
+    }
+    return false;
+  }
+
+  const Module &module_;
+  const EntryPoint &entryPoint_;
+  const std::unordered_map<uint32_t, uint64_t> &globals_;
+  const LowerOptions &options_;
+  runtime::KernelCode code_;
+  Function flat_;
+  std::unique_ptr<ControlFlowGraph> cfg_;
+  UniformityInfo uniformity_;
+  std::unordered_map<uint32_t, Value> values_;
+  std::unordered_map<uint32_t, Value> phiStaging_;
+  std::vector<uint32_t> firstPiece_; // bytecode block of each SPIR-V block
+  std::unordered_map<spv::BuiltIn, Value> builtinRegisters_;
+  std::unordered_map<uint32_t, uint32_t> resultTypes_;
+  std::unordered_map<uint32_t, uint32_t> origins_; // inlined copy -> original id
+  // The id whose decorations apply to `id` (the original of an inlined copy).
+  uint32_t decorated(uint32_t id) const {
+    auto it = origins_.find(id);
+    return it == origins_.end() ? id : it->second;
+  }
+  const Value &builtinRegister(spv::BuiltIn builtin, const Instruction &user);
+  // The SPIR-V type of any id a function body can use.
+  uint32_t typeOfId(uint32_t id, const Instruction &user) const {
+    auto it = resultTypes_.find(id);
+    if (it == resultTypes_.end())
+      fail(user, "operand %" + std::to_string(id) + " has no type");
+    return it->second;
+  }
+};
+
+
+} // namespace lanewise::spirv::lowering
