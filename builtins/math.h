@@ -424,8 +424,15 @@ template <Math F, typename T> T apply1(T value) {
       return T(std::erfc(x));
     else if constexpr (F == Math::Tgamma)
       return T(std::tgamma(x));
-    else if constexpr (F == Math::Lgamma)
-      return T(std::lgamma(x));
+    else if constexpr (F == Math::Lgamma) {
+      // The reentrant forms: lgamma itself stores the sign in the global
+      // signgam, a data race between the threads that run work-groups.
+      int sign = 0;
+      if constexpr (sizeof(C) == 8)
+        return T(::lgamma_r(double(x), &sign));
+      else
+        return T(::lgammaf_r(float(x), &sign));
+    }
     else if constexpr (F == Math::Recip)
       return T(C(1) / x);
     else if constexpr (F == Math::Degrees)
