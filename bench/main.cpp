@@ -431,6 +431,31 @@ struct Random {
   float unit() { return static_cast<float>(next() >> 8) * (1.0f / 16777216.0f); }
 };
 
+std::function<std::string(std::size_t)> indexed(const char *name) {
+  return [name](std::size_t i) { return std::string(name) + "[" + std::to_string(i) + "]"; };
+}
+
+// A one-dimensional streaming benchmark: `items` work-items in groups of
+// `group`, its output compared exactly with `expected`, its rate the `bytes`
+// it must read and write once.
+template <typename T>
+Benchmark streaming(const char *kernel, std::size_t n, std::size_t items, std::size_t group,
+                    std::vector<Arg> args, std::vector<T> expected, const char *output,
+                    double bytes) {
+  Benchmark bm;
+  bm.kernel = kernel;
+  bm.size = "n=" + std::to_string(n);
+  bm.global[0] = items;
+  bm.local[0] = group;
+  bm.args = std::move(args);
+  bm.verify = [expected = std::move(expected), output](const std::vector<unsigned char> &out) {
+    return compareExact(expected, out, indexed(output));
+  };
+  bm.work = bytes / 1e9;
+  bm.unit = "GB/s";
+  return bm;
+}
+
 Benchmark vectorAdd(std::size_t n) {
   std::vector<float> a(n), b(n), c(n);
   Random r(1);
@@ -439,20 +464,9 @@ Benchmark vectorAdd(std::size_t n) {
     b[i] = r.unit() * 3.0f;
     c[i] = a[i] + b[i];
   }
-  Benchmark bm;
-  bm.kernel = "vector_add";
-  bm.size = "n=" + std::to_string(n);
-  bm.dims = 1;
-  bm.global[0] = n;
-  bm.local[0] = 128;
-  bm.args = {inputArg(a), inputArg(b), outputArg<float>(n),
-             scalarArg(static_cast<cl_uint>(n))};
-  bm.verify = [c = std::move(c)](const std::vector<unsigned char> &out) {
-    return compareExact(c, out, [](std::size_t i) { return "c[" + std::to_string(i) + "]"; });
-  };
-  bm.work = static_cast<double>(n) * 3 * sizeof(float) / 1e9;
-  bm.unit = "GB/s";
-  return bm;
+  return streaming("vector_add", n, n, 128,
+                   {inputArg(a), inputArg(b), outputArg<float>(n), scalarArg(static_cast<cl_uint>(n))},
+                   std::move(c), "c", double(n) * 3 * sizeof(float));
 }
 
 Benchmark matmulTiled(int n) {
@@ -577,9 +591,6 @@ std::string compareWithin(const std::vector<T> &expected, const std::vector<unsi
          showValue(got[first]);
 }
 
-std::function<std::string(std::size_t)> indexed(const char *name) {
-  return [name](std::size_t i) { return std::string(name) + "[" + std::to_string(i) + "]"; };
-}
 
 Benchmark saxpyVload4(std::size_t n) {
   const float a = 1.5f;
@@ -590,18 +601,9 @@ Benchmark saxpyVload4(std::size_t n) {
     y[i] = r.unit() * 2.0f;
     out[i] = a * x[i] + y[i];
   }
-  Benchmark bm;
-  bm.kernel = "saxpy_vload4";
-  bm.size = "n=" + std::to_string(n);
-  bm.global[0] = n / 4;
-  bm.local[0] = 128;
-  bm.args = {scalarArg(a), inputArg(x), inputArg(y), outputArg<float>(n)};
-  bm.verify = [out = std::move(out)](const std::vector<unsigned char> &bytes) {
-    return compareExact(out, bytes, indexed("out"));
-  };
-  bm.work = static_cast<double>(n) * 3 * sizeof(float) / 1e9;
-  bm.unit = "GB/s";
-  return bm;
+  return streaming("saxpy_vload4", n, n / 4, 128,
+                   {scalarArg(a), inputArg(x), inputArg(y), outputArg<float>(n)}, std::move(out),
+                   "out", double(n) * 3 * sizeof(float));
 }
 
 // IEEE 754 binary16 to binary32, exactly (every half is a float).
@@ -630,18 +632,8 @@ Benchmark halfToFloatBenchmark(std::size_t n) {
     h[i] = bits;
     out[i] = halfToFloat(bits);
   }
-  Benchmark bm;
-  bm.kernel = "half_to_float";
-  bm.size = "n=" + std::to_string(n);
-  bm.global[0] = n / 8;
-  bm.local[0] = 128;
-  bm.args = {inputArg(h), outputArg<float>(n)};
-  bm.verify = [out = std::move(out)](const std::vector<unsigned char> &bytes) {
-    return compareExact(out, bytes, indexed("out"));
-  };
-  bm.work = static_cast<double>(n) * (sizeof(std::uint16_t) + sizeof(float)) / 1e9;
-  bm.unit = "GB/s";
-  return bm;
+  return streaming("half_to_float", n, n / 8, 128, {inputArg(h), outputArg<float>(n)},
+                   std::move(out), "out", double(n) * (sizeof(std::uint16_t) + sizeof(float)));
 }
 
 Benchmark transpose4Shuffle(std::size_t n) {
@@ -653,18 +645,8 @@ Benchmark transpose4Shuffle(std::size_t n) {
     for (int row = 0; row < 4; ++row)
       for (int col = 0; col < 4; ++col)
         out[block + 4 * col + row] = in[block + 4 * row + col];
-  Benchmark bm;
-  bm.kernel = "transpose4_shuffle";
-  bm.size = "n=" + std::to_string(n);
-  bm.global[0] = n / 16;
-  bm.local[0] = 128;
-  bm.args = {inputArg(in), outputArg<float>(n)};
-  bm.verify = [out = std::move(out)](const std::vector<unsigned char> &bytes) {
-    return compareExact(out, bytes, indexed("out"));
-  };
-  bm.work = static_cast<double>(n) * 2 * sizeof(float) / 1e9;
-  bm.unit = "GB/s";
-  return bm;
+  return streaming("transpose4_shuffle", n, n / 16, 128, {inputArg(in), outputArg<float>(n)},
+                   std::move(out), "out", double(n) * 2 * sizeof(float));
 }
 
 Benchmark reduceLocal(std::size_t n) {
@@ -675,18 +657,8 @@ Benchmark reduceLocal(std::size_t n) {
     in[i] = static_cast<cl_int>(r.next() % 2001) - 1000;
     sums[i / group] += in[i];
   }
-  Benchmark bm;
-  bm.kernel = "reduce_local";
-  bm.size = "n=" + std::to_string(n);
-  bm.global[0] = n;
-  bm.local[0] = group;
-  bm.args = {inputArg(in), outputArg<cl_int>(n / group)};
-  bm.verify = [sums = std::move(sums)](const std::vector<unsigned char> &bytes) {
-    return compareExact(sums, bytes, indexed("sums"));
-  };
-  bm.work = static_cast<double>(n) * sizeof(cl_int) / 1e9;
-  bm.unit = "GB/s";
-  return bm;
+  return streaming("reduce_local", n, n, group, {inputArg(in), outputArg<cl_int>(n / group)},
+                   std::move(sums), "sums", double(n) * sizeof(cl_int));
 }
 
 Benchmark histogramAtomics(std::size_t bytes) {
@@ -768,18 +740,9 @@ Benchmark walsh8Subgroup(std::size_t n) {
     }
     std::copy_n(v, 8, &out[group]);
   }
-  Benchmark bm;
-  bm.kernel = "walsh8_subgroup";
-  bm.size = "n=" + std::to_string(n);
-  bm.global[0] = n;
-  bm.local[0] = 128; // WHT_GROUP in kernels.cl
-  bm.args = {inputArg(in), outputArg<cl_int>(n)};
-  bm.verify = [out = std::move(out)](const std::vector<unsigned char> &bytes) {
-    return compareExact(out, bytes, indexed("out"));
-  };
-  bm.work = static_cast<double>(n) * 2 * sizeof(cl_int) / 1e9;
-  bm.unit = "GB/s";
-  return bm;
+  // Groups of WHT_GROUP (kernels.cl) work-items.
+  return streaming("walsh8_subgroup", n, n, 128, {inputArg(in), outputArg<cl_int>(n)},
+                   std::move(out), "out", double(n) * 2 * sizeof(cl_int));
 }
 
 // The launch cost: an empty kernel of one work-item, each launch waited for;
