@@ -1,9 +1,9 @@
 // Moving values between registers: copies, vector shuffles, dynamic
 // component access (SPIR-V 1.4, 3.37.12).
+#include "builtins/shuffle.h"
 #include "runtime/handlers.h"
 #include "runtime/shapes.h"
 
-#include <algorithm>
 #include <cstring>
 
 #include <vector>
@@ -44,15 +44,7 @@ template <std::uint32_t Bytes> struct VectorShuffle {
       } else {
         T *rc = r + c * w;
         const T *sc = source + (sourceVarying ? k * w : k);
-        if (s.fullMask && sourceVarying) {
-          std::memmove(rc, sc, std::size_t(n) * sizeof(T));
-        } else if (s.fullMask) {
-          std::fill(rc, rc + n, sc[0]);
-        } else {
-          const std::uint8_t *m = s.active;
-          for (std::uint32_t l = 0; l < n; ++l)
-            rc[l] = m[l] ? sc[sourceVarying ? l : 0] : rc[l];
-        }
+        builtins::copyLanes(rc, sc, sourceVarying, n, s.fullMask ? nullptr : s.active);
       }
     }
   }
@@ -181,11 +173,6 @@ struct Bitcast {
 
 Handler bitcastHandler(std::uint32_t, const Shape &shape) { return shaped1<Bitcast>(shape); }
 
-} // namespace lanewise::runtime
-
-#include "builtins/shuffle.h"
-
-namespace lanewise::runtime {
 
 namespace {
 // Shape: result, x, y, mask (operand[0], [1], [2]). The mask's elements have

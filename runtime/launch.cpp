@@ -202,7 +202,7 @@ void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const Local
   const std::uint32_t lanes = b.varying ? s.laneCount : 1;
   const std::uint32_t stride = b.varying ? s.width : 1;
   const std::size_t elementBytes = b.wide ? 8 : 4;
-  // Fills component c with base + step * perLane[lane] (perLane null: 0).
+  // Fills component c with base + perLane[lane] (perLane null: base).
   auto fill = [&](std::uint32_t c, std::uint64_t base, const std::uint32_t *perLane) {
     std::byte *p = s.registers + b.offset + std::size_t(c) * stride * elementBytes;
     if (b.wide) {
