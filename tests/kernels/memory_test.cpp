@@ -747,5 +747,58 @@ TEST_F(Memory, ThreeComponentVectorComponentsInMemory) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// Consecutive vector loads and stores
+
+const char *consecutiveVectors = R"CLC(
+kernel void consecutive4(global const float4 *in, global float4 *out,
+                         global const int *ints, global int *intsOut) {
+  size_t i = get_global_id(0);
+  out[i] = in[i] + (float4)(0.5f, 1.0f, 2.0f, 4.0f);
+  vstore4(vload4(i, ints) * 3 + (int4)(1, 2, 3, 4), i, intsOut);
+}
+)CLC";
+
+// Every lane active and lane l at element 4l: the engine moves such vectors
+// four lanes at a time, and the lanes past the last multiple of four one by
+// one. Work-groups of 1 to 9 work-items, and a last group of 3, cover both.
+TEST_F(Memory, ConsecutiveVectorLoadsAndStoresInGroupsOfEverySize) {
+  for (const char *options : {"", "-cl-opt-disable"}) {
+    cl_int error = CL_SUCCESS;
+    const char *source = consecutiveVectors;
+    cl_program p = clCreateProgramWithSource(context, 1, &source, nullptr, &error);
+    ASSERT_EQ(error, CL_SUCCESS);
+    ASSERT_EQ(clBuildProgram(p, 1, &device, options, nullptr, nullptr), CL_SUCCESS) << options;
+    cl_kernel k = clCreateKernel(p, "consecutive4", &error);
+    ASSERT_EQ(error, CL_SUCCESS);
+    std::vector<std::pair<size_t, size_t>> shapes = {{67, 16}};
+    for (size_t n = 1; n <= 9; ++n)
+      shapes.push_back({n, n});
+    for (const auto &[global, local] : shapes) {
+      std::vector<float> in(4 * global);
+      std::vector<int> ints(4 * global);
+      for (size_t e = 0; e < in.size(); ++e) {
+        in[e] = float(e % 97) - 40.0f;
+        ints[e] = int(e * 7 % 101) - 50;
+      }
+      cl_mem I = buffer(in), O = buffer<float>(4 * global), J = buffer(ints),
+             P = buffer<int>(4 * global);
+      setArgs(k, I, O, J, P);
+      run(k, {global}, {local});
+      const std::vector<float> out = read<float>(O, 4 * global);
+      const std::vector<int> intsOut = read<int>(P, 4 * global);
+      const float addF[4] = {0.5f, 1.0f, 2.0f, 4.0f};
+      for (size_t e = 0; e < in.size(); ++e) {
+        EXPECT_EQ(out[e], in[e] + addF[e % 4])
+            << label(options) << " global " << global << " local " << local << " element " << e;
+        EXPECT_EQ(intsOut[e], ints[e] * 3 + int(e % 4) + 1)
+            << label(options) << " global " << global << " local " << local << " element " << e;
+      }
+    }
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+  }
+}
+
 } // namespace
 } // namespace lanewise::test
