@@ -12,7 +12,9 @@
 // (messages.h) until standard input ends. PATH is the clang whose libraries
 // this program links: its resource folder holds the OpenCL C headers, and it
 // stands as argv[0] in clang's diagnostics.
+#include <algorithm>
 #include <climits>
+#include <optional>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -36,6 +38,7 @@
 #include <llvm/Support/InitLLVM.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "builtin_declarations.h"
 #include "messages.h"
 #include "fixups.h"
 #include "translate.h"
@@ -100,9 +103,28 @@ instanceFor(const Server &server, const std::vector<std::string> &arguments,
   return instance;
 }
 
+// Runs clang -cc1 with `arguments` on `files` (path and contents, read
+// from memory) and code generation `action`. Diagnostics go to `log`.
+bool runClang(const Server &server, const std::vector<std::string> &arguments,
+              const std::vector<std::pair<std::string, std::string>> &files,
+              clang::CodeGenAction &action, std::string &log) {
+  log.clear();
+  llvm::raw_string_ostream stream(log);
+  std::unique_ptr<clang::CompilerInstance> instance =
+      instanceFor(server, arguments, fileSystemFor(files), stream);
+  const bool compiled = instance && instance->ExecuteAction(action);
+  stream.flush();
+  return compiled;
+}
+
 // clang -cc1 with `arguments`, to bitcode in memory, reading `files` (path
 // and contents) from memory. Diagnostics go to `log`. False when clang
 // failed.
+//
+// The table built-ins the program names are declared up front
+// (builtin_declarations.h) where that keeps clang's meaning; a build that
+// fails that way, or whose program redeclares one of them, is done again
+// as clang declares built-ins.
 //
 // The module goes on as bitcode, read back into a context of its own, as
 // the translator program reads clang's output: its type and value names
@@ -112,20 +134,34 @@ instanceFor(const Server &server, const std::vector<std::string> &arguments,
 bool compile(const Server &server, const std::vector<std::string> &arguments,
              const std::vector<std::pair<std::string, std::string>> &files,
              llvm::SmallVectorImpl<char> &bitcode, std::string &log) {
-  llvm::raw_string_ostream stream(log);
-  std::unique_ptr<clang::CompilerInstance> instance =
-      instanceFor(server, arguments, fileSystemFor(files), stream);
-  if (!instance)
-    return false;
+  namespace builtins = lanewise::compile_server;
+  // Each try has a context of its own, so that a failed one leaves no
+  // names taken ("struct.Pair" making the next module's "struct.Pair.0").
+  auto write = [&](const llvm::Module &module) {
+    llvm::raw_svector_ostream out(bitcode);
+    llvm::WriteBitcodeToFile(module, out);
+    return true;
+  };
+  if (std::optional<std::vector<std::string>> names =
+          builtins::namesToDeclareUpFront(arguments, files)) {
+    // The marker file is read last before the program: after the default
+    // header and the -include files, whose declarations and macros the
+    // built-ins may need.
+    const std::string marker(builtins::kProgramBeginsPath);
+    std::vector<std::string> markedArguments = arguments;
+    markedArguments.insert(std::find(markedArguments.begin(), markedArguments.end(), "-x"),
+                           {"-include", marker});
+    std::vector<std::pair<std::string, std::string>> markedFiles = files;
+    markedFiles.emplace_back(marker, builtins::kProgramBeginsText);
+    llvm::LLVMContext context;
+    builtins::DeclareBuiltinsUpFrontAction action(&context, std::move(*names));
+    if (runClang(server, markedArguments, markedFiles, action, log) &&
+        !action.programRedeclaresABuiltin())
+      return write(*action.takeModule());
+  }
   llvm::LLVMContext context;
   clang::EmitLLVMOnlyAction action(&context);
-  const bool compiled = instance->ExecuteAction(action);
-  stream.flush();
-  if (!compiled)
-    return false;
-  llvm::raw_svector_ostream out(bitcode);
-  llvm::WriteBitcodeToFile(*action.takeModule(), out);
-  return true;
+  return runClang(server, arguments, files, action, log) && write(*action.takeModule());
 }
 
 Message handle(const Server &server, const Message &request) {

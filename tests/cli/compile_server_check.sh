@@ -60,5 +60,28 @@ grep -q "2:10: error: use of undeclared identifier 'no_such_thing'" "$work/broke
   fail "the broken source's log lacks clang's error: $(cat "$work/broken.server.log")"
 [ "$(cat "$work/broken.server.status")" != 0 ] || fail "the broken source compiled"
 
+# Programs whose own declarations take the names of built-ins. The server
+# declares the built-ins a program names up front; these must build as
+# clang declares them, at each lookup: a file-scope typedef or enumerator
+# named like a built-in compiles (it would clash with declarations made up
+# front), and after a program's own overload of `clz`, clang's lookups find
+# only that overload (clz(5) calls clz(float)).
+printf 'typedef float rotate;\nkernel void k(global float *p) { rotate x = p[1]; p[0] = x + max(p[2], p[3]); }\n' \
+  >"$work/typedef_named_like_builtin.cl"
+printf 'enum { popcount = 3 };\nkernel void k(global int *p) { p[0] = popcount + clz(p[1]); }\n' \
+  >"$work/enumerator_named_like_builtin.cl"
+printf '__attribute__((overloadable)) int clz(float x) { return 7; }\nkernel void k(global int *p) { p[0] = clz(5) + rotate(p[1], 3); }\n' \
+  >"$work/overload_named_like_builtin.cl"
+for name in typedef_named_like_builtin enumerator_named_like_builtin overload_named_like_builtin; do
+  compile server "$work/$name.cl" "$name" -cl-std=CL3.0
+  compile programs "$work/$name.cl" "$name" -cl-std=CL3.0
+  if [ "$(cat "$work/$name.server.status")" != 0 ] || [ "$(cat "$work/$name.programs.status")" != 0 ]; then
+    fail "$name: does not build both ways: $(cat "$work/$name.server.log" "$work/$name.programs.log")"
+  else
+    cmp -s "$work/$name.server.spv" "$work/$name.programs.spv" ||
+      fail "$name: the server's SPIR-V differs from the programs'"
+  fi
+done
+
 echo "compile server check: $count builds compared, $failures failures"
 [ "$failures" -eq 0 ]
