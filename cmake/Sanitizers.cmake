@@ -15,6 +15,7 @@ set(LANEWISE_SANITIZE "" CACHE STRING
     "Sanitizers to instrument with: address,undefined or thread (empty: none)")
 set(LANEWISE_SANITIZER_ENV "")
 set(LANEWISE_SANITIZER_UNINSTRUMENTED_ENV "")
+set(LANEWISE_SANITIZER_SCRIPT_ENV "")
 
 if(LANEWISE_SANITIZE)
   string(REPLACE "," ";" sanitizers "${LANEWISE_SANITIZE}")
@@ -65,6 +66,15 @@ if(LANEWISE_SANITIZE)
     list(APPEND preload_paths "${path}")
   endforeach()
   string(REPLACE ";" ":" preload_paths "${preload_paths}")
+  # A test script preloads the runtimes into the uninstrumented programs it
+  # runs that load Lanewise (clinfo, python3), named by
+  # LANEWISE_SANITIZER_PRELOAD. The script's own shell is preloaded too,
+  # except under ThreadSanitizer, whose runtime crashes bash.
+  set(LANEWISE_SANITIZER_SCRIPT_ENV ${LANEWISE_SANITIZER_UNINSTRUMENTED_ENV}
+      "LANEWISE_SANITIZER_PRELOAD=${preload_paths}")
+  if(NOT "thread" IN_LIST sanitizers)
+    list(APPEND LANEWISE_SANITIZER_SCRIPT_ENV "LD_PRELOAD=${preload_paths}")
+  endif()
   list(APPEND LANEWISE_SANITIZER_UNINSTRUMENTED_ENV "LD_PRELOAD=${preload_paths}")
   message(STATUS "Sanitizers: ${LANEWISE_SANITIZE}")
 endif()
@@ -82,6 +92,18 @@ function(lanewise_sanitize_test_programs)
       target_compile_definitions(${target} PRIVATE
         LANEWISE_SANITIZER_SUPPRESSIONS="${PROJECT_SOURCE_DIR}/tests/sanitizers")
     endif()
+  endforeach()
+endfunction()
+
+# Tests whose command is a shell or cmake script (see
+# LANEWISE_SANITIZER_SCRIPT_ENV above).
+function(lanewise_sanitize_script_test)
+  if(NOT LANEWISE_SANITIZE)
+    return()
+  endif()
+  foreach(test IN LISTS ARGN)
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT ${LANEWISE_SANITIZER_ENV}
+                 ${LANEWISE_SANITIZER_SCRIPT_ENV})
   endforeach()
 endfunction()
 

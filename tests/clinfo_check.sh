@@ -2,8 +2,11 @@
 # clinfo, loading only the given Lanewise library, must list the platform and
 # its CPU device and print no error for any query.
 set -u
+# Sanitizer builds name the runtimes to preload into the uninstrumented
+# programs that load Lanewise (cmake/Sanitizers.cmake).
+uninstrumented="env ${LANEWISE_SANITIZER_PRELOAD:+LD_PRELOAD=$LANEWISE_SANITIZER_PRELOAD}"
 lib=$1
-out=$(OCL_ICD_VENDORS="$lib" clinfo 2>&1)
+out=$(OCL_ICD_VENDORS="$lib" $uninstrumented clinfo 2>&1)
 status=$?
 fail() { echo "clinfo check: $*"; echo "$out"; exit 1; }
 [ $status -eq 0 ] || fail "clinfo exited with $status"
@@ -19,7 +22,7 @@ if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
   trap 'rm -rf "$vendors"' EXIT
   echo "$lib" > "$vendors/lanewise.icd"
   cp /etc/OpenCL/vendors/pocl.icd "$vendors/"
-  both=$(OCL_ICD_VENDORS="$vendors" clinfo -l 2>&1)
+  both=$(OCL_ICD_VENDORS="$vendors" $uninstrumented clinfo -l 2>&1)
   grep -q "Lanewise" <<<"$both" || { echo "clinfo check: Lanewise missing beside PoCL"; echo "$both"; exit 1; }
   grep -q "Portable Computing Language" <<<"$both" ||
     { echo "clinfo check: PoCL missing beside Lanewise"; echo "$both"; exit 1; }

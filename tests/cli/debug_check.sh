@@ -5,6 +5,9 @@
 # kernel stopped by the watchdog with the queue going on; a crash reported
 # before the process dies; a trace that parses; statistics that add up.
 set -u
+# Sanitizer builds name the runtimes to preload into the uninstrumented
+# programs that load Lanewise (cmake/Sanitizers.cmake).
+uninstrumented="env ${LANEWISE_SANITIZER_PRELOAD:+LD_PRELOAD=$LANEWISE_SANITIZER_PRELOAD}"
 lanewise=$1
 library=$2
 apps=$(cd "$(dirname "$0")/apps" && pwd)
@@ -17,7 +20,7 @@ unset LANEWISE_CHECK LANEWISE_CHECK_FILE LANEWISE_CHECK_JSON LANEWISE_CHECK_ABOR
       LANEWISE_CHECK_EXITCODE LANEWISE_CHECK_OPTIMIZE LANEWISE_TIMEOUT LANEWISE_STATS \
       LANEWISE_TRACE LANEWISE_DETERMINISTIC
 export LANEWISE_CACHE_DIR=$work/cache XDG_CACHE_HOME=$work/xdg
-python=/usr/bin/python3
+python="$uninstrumented /usr/bin/python3"
 
 # run NAME COMMAND...: runs it, keeping its status, output and errors.
 run() {
@@ -108,9 +111,11 @@ kernel void wild(global int *p, long far) {
   p[i + (i == 5 ? far : 0)] = 7;
 }
 CL
-# In a build with AddressSanitizer, its own SIGSEGV handler would report
-# first and exit 1: this is about Lanewise's report.
-run wild env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0" "$lanewise" run wild.cl --kernel wild --global 16 --arg p=buffer:int:16 \
+# In a build with AddressSanitizer or ThreadSanitizer, the sanitizer's own
+# SIGSEGV handler would report first and exit: this is about Lanewise's
+# report.
+run wild env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0" \
+  TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}handle_segv=0" "$lanewise" run wild.cl --kernel wild --global 16 --arg p=buffer:int:16 \
   --arg long:1099511627776
 [ "$(status wild)" = 139 ] || fail "wild: exit status $(status wild), not 139 (SIGSEGV)"
 has wild "kernel 'wild' crashed: SIGSEGV \(invalid memory access\) at address 0x"

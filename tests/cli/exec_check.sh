@@ -2,6 +2,9 @@
 # lanewise exec runs a program with Lanewise as its only platform, sets the
 # checked mode's variables from its options, and exits as the program does.
 set -u
+# Sanitizer builds name the runtimes to preload into the uninstrumented
+# programs that load Lanewise (cmake/Sanitizers.cmake).
+uninstrumented="env ${LANEWISE_SANITIZER_PRELOAD:+LD_PRELOAD=$LANEWISE_SANITIZER_PRELOAD}"
 lanewise=$1
 library=$2
 failures=0
@@ -16,7 +19,7 @@ vendors=$(mktemp -d)
 trap 'rm -rf "$vendors"' EXIT
 echo "$library" > "$vendors/lanewise.icd"
 [ -f /etc/OpenCL/vendors/pocl.icd ] && cp /etc/OpenCL/vendors/pocl.icd "$vendors/"
-out=$(OCL_ICD_VENDORS="$vendors" "$lanewise" exec clinfo -l 2>&1)
+out=$(OCL_ICD_VENDORS="$vendors" "$lanewise" exec $uninstrumented clinfo -l 2>&1)
 status=$?
 [ $status -eq 0 ] || fail "'exec clinfo -l' exited with $status: $out"
 platforms=$(grep -c "Platform #" <<<"$out")

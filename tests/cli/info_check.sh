@@ -3,6 +3,9 @@
 # sees), the checks the environment enables, and finds the library the way
 # an installed tool does.
 set -u
+# Sanitizer builds name the runtimes to preload into the uninstrumented
+# programs that load Lanewise (cmake/Sanitizers.cmake).
+uninstrumented="env ${LANEWISE_SANITIZER_PRELOAD:+LD_PRELOAD=$LANEWISE_SANITIZER_PRELOAD}"
 lanewise=$1
 library=$2
 libdir=$3 # the install layout's library folder, relative to the prefix
@@ -17,7 +20,7 @@ status=$?
 [ $status -eq 0 ] || fail "exited with $status: $out"
 [ "$(field Library "$out")" = "$library" ] || fail "does not name the library $library"
 [ "$(field Platform "$out")" = Lanewise ] || fail "does not name the platform Lanewise"
-device=$(OCL_ICD_VENDORS="$library" clinfo -l 2>/dev/null | sed -n 's/.*Device #0: //p')
+device=$(OCL_ICD_VENDORS="$library" $uninstrumented clinfo -l 2>/dev/null | sed -n 's/.*Device #0: //p')
 [ -n "$device" ] && [ "$(field Device "$out")" = "$device" ] ||
   fail "device is '$(field Device "$out")', clinfo says '$device'"
 for label in "OpenCL C versions" "IL versions" "Extensions" "Compute units" "Global memory" \
@@ -26,7 +29,7 @@ for label in "OpenCL C versions" "IL versions" "Extensions" "Compute units" "Glo
 done
 grep -q "IL versions .*SPIR-V_1.0" <<<"$out" || fail "no SPIR-V 1.0 among the IL versions"
 # Every extension the device reports, on however many lines the list takes.
-extensions=$(OCL_ICD_VENDORS="$library" clinfo --raw 2>/dev/null |
+extensions=$(OCL_ICD_VENDORS="$library" $uninstrumented clinfo --raw 2>/dev/null |
              sed -n 's/.*CL_DEVICE_EXTENSIONS  *//p')
 [ -n "$extensions" ] || fail "clinfo --raw reports no device extensions"
 for extension in $extensions; do
