@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <set>
 #include <unordered_set>
 
@@ -9,6 +10,7 @@
 #include <clang/AST/Decl.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/MultiplexConsumer.h>
+#include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Sema/Lookup.h>
 #include <clang/Sema/Sema.h>
@@ -20,12 +22,10 @@ namespace {
 bool startsIdentifier(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool continuesIdentifier(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// `text` with its comments replaced by spaces (and line breaks kept), so that
-// a directive split by a comment is still seen. String literals are not
-// told apart: a "/*" inside one blanks more text than it should, which can
-// only hide names (their built-ins are then looked up as clang does) or
-// directives, and a file whose directives a string could hide is not one a
-// kernel is written as.
+// `text` with its comments replaced by spaces: their words name nothing.
+// String literals are not told apart: a "/*" inside one blanks more text
+// than it should, which only hides names, whose built-ins are then looked
+// up as clang does.
 std::string withoutComments(std::string_view text) {
   std::string out(text);
   for (size_t i = 0; i + 1 < out.size(); ++i) {
@@ -44,39 +44,69 @@ std::string withoutComments(std::string_view text) {
   return out;
 }
 
-// Whether a preprocessing directive of `text` (comments removed) could
-// change what a built-in lookup declares between the program's start and
-// the lookup: a #define or #undef of an extension macro, or a pragma that
-// changes macros or the floating-point environment.
-bool changesLookups(const std::string &text) {
-  for (const char *word : {"_Pragma", "push_macro", "pop_macro", "FENV_", "float_control",
-                           "clang fp"})
-    if (text.find(word) != std::string::npos)
-      return true;
-  size_t line = 0;
-  while (line < text.size()) {
-    size_t end = line;
-    // A directive ends at a line break that no backslash continues.
-    while (end < text.size() && !(text[end] == '\n' && (end == 0 || text[end - 1] != '\\')))
-      ++end;
-    size_t at = text.find_first_not_of(" \t\\\r\n", line);
-    if (at < end && text[at] == '#') {
-      at = text.find_first_not_of(" \t\\\r\n", at + 1);
-      size_t wordEnd = at;
-      while (wordEnd < end && continuesIdentifier(text[wordEnd]))
-        ++wordEnd;
-      const std::string_view directive(text.data() + at, wordEnd - at);
-      if (directive == "define" || directive == "undef") {
-        const size_t name = text.find_first_not_of(" \t\\\r\n", wordEnd);
-        if (name < end && (text.compare(name, 3, "cl_") == 0 ||
-                           text.compare(name, 11, "__opencl_c_") == 0))
-          return true;
-      }
-    }
-    line = end + 1;
+// Watches the program's preprocessing (from the main file on, after the
+// default header, the command line's macros and the -include files) for
+// what would change, between the program's start and a later lookup, what
+// the lookup declares: a #define or #undef of an extension macro (cl_*,
+// __opencl_c_*), wherever the directive is (a header read from disk too),
+// or a pragma that changes macros or the floating-point environment.
+class LookupStateWatch : public clang::PPCallbacks {
+public:
+  LookupStateWatch(const clang::SourceManager &sources, bool &changed)
+      : sources_(sources), changed_(changed) {}
+
+  void FileChanged(clang::SourceLocation location, FileChangeReason reason,
+                   clang::SrcMgr::CharacteristicKind, clang::FileID) override {
+    // The main file is entered first, then the predefines (with the
+    // default header and the -include files) on top of it: the program
+    // begins when they end.
+    if (reason == ExitFile && sources_.getFileID(location) == sources_.getMainFileID())
+      inProgram_ = true;
   }
-  return false;
-}
+
+  void MacroDefined(const clang::Token &name, const clang::MacroDirective *) override {
+    noteMacro(name);
+  }
+
+  void MacroUndefined(const clang::Token &name, const clang::MacroDefinition &,
+                      const clang::MacroDirective *) override {
+    noteMacro(name);
+  }
+
+  void PragmaDirective(clang::SourceLocation location,
+                       clang::PragmaIntroducerKind introducer) override {
+    if (!inProgram_)
+      return;
+    if (introducer != clang::PIK_HashPragma) {
+      changed_ = true; // _Pragma and __pragma: their text is made by macros
+      return;
+    }
+    bool invalid = false;
+    const char *text = sources_.getCharacterData(location, &invalid);
+    if (invalid) {
+      changed_ = true;
+      return;
+    }
+    const std::string_view line(text, std::strcspn(text, "\n"));
+    for (const char *word : {"push_macro", "pop_macro", "FENV_", "float_control", "clang fp",
+                             "STDC"})
+      if (line.find(word) != std::string_view::npos)
+        changed_ = true;
+  }
+
+private:
+  void noteMacro(const clang::Token &name) {
+    if (!inProgram_)
+      return;
+    const llvm::StringRef text = name.getIdentifierInfo()->getName();
+    if (text.startswith("cl_") || text.startswith("__opencl_c_"))
+      changed_ = true;
+  }
+
+  const clang::SourceManager &sources_;
+  bool &changed_;
+  bool inProgram_ = false;
+};
 
 // At the declaration of kProgramBeginsText, declares at file scope the table
 // built-ins among the names; at the end of the translation unit, tells
@@ -119,10 +149,7 @@ private:
     clang::IdentifierTable &identifiers = sema.getPreprocessor().getIdentifierTable();
     for (const std::string &name : names_) {
       clang::IdentifierInfo &identifier = identifiers.get(name);
-      // Keywords are no functions' names, and clang's own built-ins
-      // (__builtin_*, the pipe and enqueue functions) are declared once
-      // already, by clang.
-      if (identifier.isKeyword(sema.getLangOpts()) || identifier.getBuiltinID() != 0)
+      if (identifier.isKeyword(sema.getLangOpts()))
         continue;
       clang::LookupResult visible(sema, &identifier, clang::SourceLocation(),
                                   clang::Sema::LookupOrdinaryName);
@@ -132,8 +159,16 @@ private:
       clang::LookupResult builtin(sema, &identifier, clang::SourceLocation(),
                                   clang::Sema::LookupOrdinaryName);
       builtin.suppressDiagnostics();
-      if (!sema.LookupBuiltin(builtin) || builtin.empty())
-        continue; // not a built-in, or none of its overloads exists here
+      // Sema::LookupBuiltin looks in the OpenCL tables first, then declares
+      // clang's own built-in of that name (sqrt, __builtin_*), which clang
+      // keeps at file scope itself. Only the first is wanted: the name
+      // shows no built-in of clang's for this lookup.
+      const unsigned builtinId = identifier.getObjCOrBuiltinID();
+      identifier.setObjCOrBuiltinID(0);
+      const bool found = sema.LookupBuiltin(builtin);
+      identifier.setObjCOrBuiltinID(builtinId);
+      if (!found || builtin.empty())
+        continue; // not in the tables, or none of its overloads exists here
       for (clang::NamedDecl *declaration : builtin) {
         sema.PushOnScopeChains(declaration, sema.TUScope);
         declared_.insert(declaration);
@@ -170,8 +205,6 @@ namesToDeclareUpFront(const std::vector<std::string> &arguments,
     if (included.count(path))
       continue;
     const std::string code = withoutComments(text);
-    if (changesLookups(code))
-      return std::nullopt;
     for (size_t i = 0; i < code.size();) {
       if (!startsIdentifier(code[i])) {
         // A number's letters ("0x1f", "1e5f") are not names.
@@ -203,6 +236,8 @@ DeclareBuiltinsUpFrontAction::CreateASTConsumer(clang::CompilerInstance &instanc
       clang::EmitLLVMOnlyAction::CreateASTConsumer(instance, file);
   if (!codeGeneration)
     return nullptr;
+  instance.getPreprocessor().addPPCallbacks(
+      std::make_unique<LookupStateWatch>(instance.getSourceManager(), lookupsChanged_));
   std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
   consumers.push_back(std::make_unique<Declarer>(names_, redeclared_));
   consumers.push_back(std::move(codeGeneration));

@@ -15,17 +15,17 @@
 // from the same Sema::LookupBuiltin), so the module is the same, and this
 // is checked by building every test kernel both ways (cli.compile_server).
 //
-// It is done only where it cannot change the program's meaning:
-// - the program's files do not #define or #undef an extension macro
-//   (cl_*, __opencl_c_*), which decide at each lookup which overloads exist,
-//   nor use _Pragma, push/pop_macro or the floating-point pragmas;
-// - the build has no debug information (whose declarations carry the
-//   location of the lookup);
-// - after the build, no declaration of the program's own has the name of a
-//   built-in declared up front: with the tables, a program's declaration of
-//   `max` hides the built-in `max` from later lookups, and overloads
-//   declared up front would not be hidden. Such a build, and a build that
-//   fails, is done again without declarations up front.
+// It is done only where it cannot change the program's meaning. A build
+// with debug information (whose declarations carry the location of the
+// lookup) is not done so. A build is done again without declarations up
+// front when it fails that way, or when it turns out that
+// - the program (or a header it includes) #defines or #undefs an extension
+//   macro (cl_*, __opencl_c_*), which decide at each lookup which overloads
+//   exist, or uses _Pragma, push/pop_macro or a floating-point pragma;
+// - a declaration of the program's own at file scope has the name of a
+//   built-in declared up front: with clang's lookups, a program's own
+//   overload of `clz` hides the built-in `clz` from later lookups, and a
+//   typedef named `rotate` is no clash.
 #pragma once
 
 #include <memory>
@@ -59,10 +59,11 @@ class DeclareBuiltinsUpFrontAction : public clang::EmitLLVMOnlyAction {
 public:
   DeclareBuiltinsUpFrontAction(llvm::LLVMContext *context, std::vector<std::string> names);
 
-  // Whether the program declares a name that was declared up front: the
-  // module may then differ from clang's, and the build must be done again
-  // without declarations up front.
-  bool programRedeclaresABuiltin() const { return redeclared_; }
+  // Whether the module may differ from clang's, and the build must be done
+  // again without declarations up front: the program declares a name that
+  // was declared up front, or changes what a lookup declares (an extension
+  // macro, a pragma).
+  bool mustBuildAgain() const { return redeclared_ || lookupsChanged_; }
 
 protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &instance,
@@ -71,6 +72,7 @@ protected:
 private:
   std::vector<std::string> names_;
   bool redeclared_ = false;
+  bool lookupsChanged_ = false;
 };
 
 } // namespace lanewise::compile_server

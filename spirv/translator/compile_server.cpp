@@ -123,8 +123,8 @@ bool runClang(const Server &server, const std::vector<std::string> &arguments,
 //
 // The table built-ins the program names are declared up front
 // (builtin_declarations.h) where that keeps clang's meaning; a build that
-// fails that way, or whose program redeclares one of them, is done again
-// as clang declares built-ins.
+// fails that way, or that turns out to need clang's own lookups, is done
+// again as clang declares built-ins.
 //
 // The module goes on as bitcode, read back into a context of its own, as
 // the translator program reads clang's output: its type and value names
@@ -156,7 +156,7 @@ bool compile(const Server &server, const std::vector<std::string> &arguments,
     llvm::LLVMContext context;
     builtins::DeclareBuiltinsUpFrontAction action(&context, std::move(*names));
     if (runClang(server, markedArguments, markedFiles, action, log) &&
-        !action.programRedeclaresABuiltin())
+        !action.mustBuildAgain())
       return write(*action.takeModule());
   }
   llvm::LLVMContext context;

@@ -60,19 +60,24 @@ grep -q "2:10: error: use of undeclared identifier 'no_such_thing'" "$work/broke
   fail "the broken source's log lacks clang's error: $(cat "$work/broken.server.log")"
 [ "$(cat "$work/broken.server.status")" != 0 ] || fail "the broken source compiled"
 
-# Programs whose own declarations take the names of built-ins. The server
-# declares the built-ins a program names up front; these must build as
-# clang declares them, at each lookup: a file-scope typedef or enumerator
-# named like a built-in compiles (it would clash with declarations made up
-# front), and after a program's own overload of `clz`, clang's lookups find
-# only that overload (clz(5) calls clz(float)).
+# Programs that see the difference between built-ins declared at each
+# lookup, as clang does, and declared up front, as the server does where
+# that means the same: these must build as clang builds them. A file-scope
+# typedef or enumerator named like a built-in compiles (it would clash with
+# declarations made up front); after a program's own overload of `clz`,
+# clang's lookups find only that overload (clz(5) calls clz(float)); after
+# an #undef of the fp64 macros, clang's lookups of sqrt find no double
+# overload (sqrt(x) of a double converts it to float).
 printf 'typedef float rotate;\nkernel void k(global float *p) { rotate x = p[1]; p[0] = x + max(p[2], p[3]); }\n' \
   >"$work/typedef_named_like_builtin.cl"
 printf 'enum { popcount = 3 };\nkernel void k(global int *p) { p[0] = popcount + clz(p[1]); }\n' \
   >"$work/enumerator_named_like_builtin.cl"
 printf '__attribute__((overloadable)) int clz(float x) { return 7; }\nkernel void k(global int *p) { p[0] = clz(5) + rotate(p[1], 3); }\n' \
   >"$work/overload_named_like_builtin.cl"
-for name in typedef_named_like_builtin enumerator_named_like_builtin overload_named_like_builtin; do
+printf 'kernel void a(global float *p, double x) { p[1] = sqrt(x); }\n#undef cl_khr_fp64\n#undef __opencl_c_fp64\nkernel void b(global float *p, double x) { p[0] = sqrt(x); }\n' \
+  >"$work/extension_macro_undefined.cl"
+for name in typedef_named_like_builtin enumerator_named_like_builtin overload_named_like_builtin \
+  extension_macro_undefined; do
   compile server "$work/$name.cl" "$name" -cl-std=CL3.0
   compile programs "$work/$name.cl" "$name" -cl-std=CL3.0
   if [ "$(cat "$work/$name.server.status")" != 0 ] || [ "$(cat "$work/$name.programs.status")" != 0 ]; then
