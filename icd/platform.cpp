@@ -155,6 +155,8 @@ std::string joinNames(std::span<const cl_name_version> list) {
 
 using namespace lanewise::icd;
 
+cl_version _cl_device_id::version() const { return openclVersion; }
+
 std::vector<cl_name_version> _cl_device_id::extensions() const {
   std::vector<cl_name_version> list = apiExtensions();
   auto add = [&](const char *name, cl_version version) {
@@ -433,7 +435,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
   case CL_DEVICE_VERSION:
     return result.string(versionString);
   case CL_DEVICE_NUMERIC_VERSION:
-    return result(openclVersion);
+    return result(d.version());
   case CL_DEVICE_OPENCL_C_VERSION:
     // The highest version whose optional features are all supported
     // (OpenCL 3.0, 4.2): OpenCL C 1.2.

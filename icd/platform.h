@@ -42,6 +42,7 @@ struct _cl_device_id
   cl_uint clockFrequencyMHz = 0;
   std::string name;
 
+  cl_version version() const; // CL_DEVICE_NUMERIC_VERSION
   std::vector<cl_name_version> extensions() const;
   std::vector<cl_name_version> openclCFeatures() const;
   std::size_t svmAlignment() const { return memBaseAddrAlignBits / 8; }

@@ -157,6 +157,12 @@ spirv::CompilerTarget compilerTarget(const _cl_device_id &device) {
   }
   for (const cl_name_version &feature : device.openclCFeatures())
     target.extensions.push_back(feature.name);
+  // OpenCL C 3.0, 6.12: __OPENCL_VERSION__ is the version of OpenCL the
+  // device supports (300 for OpenCL 3.0); clang-14 does not define it for
+  // SPIR targets.
+  const cl_version version = device.version();
+  target.macros.push_back("__OPENCL_VERSION__=" + std::to_string(CL_VERSION_MAJOR(version) * 100 +
+                                                                 CL_VERSION_MINOR(version) * 10));
   return target;
 }
 

@@ -605,6 +605,12 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
       if (std::find(target.extensions.begin(), target.extensions.end(), feature) ==
           target.extensions.end())
         result.undefine.push_back(feature);
+  // OpenCL C 3.0, 6.12: __IMAGE_SUPPORT__ is defined when the device
+  // supports images, and undefined otherwise; clang-14 defines it for every
+  // SPIR target.
+  if (std::find(target.extensions.begin(), target.extensions.end(), "__opencl_c_images") ==
+      target.extensions.end())
+    result.undefine.push_back("__IMAGE_SUPPORT__");
   for (const std::string &macro : target.macros) {
     result.clang.push_back("-D");
     result.clang.push_back(macro);

@@ -1065,6 +1065,48 @@ TEST_F(SourceProgram, FeatureMacrosFollowTheDeviceFeatures) {
   }
 }
 
+// OpenCL C 3.0, 6.12, in every OpenCL C version the device takes (the CTS's
+// kernel_preprocessor_macros): __OPENCL_VERSION__ is the device's OpenCL
+// version (300 for 3.0); __IMAGE_SUPPORT__ and __ENDIAN_LITTLE__ are 1 when
+// the device supports images (CL_DEVICE_IMAGE_SUPPORT) and is little-endian
+// (CL_DEVICE_ENDIAN_LITTLE), and undefined otherwise.
+TEST_F(SourceProgram, PredefinedMacrosFollowTheDevice) {
+  cl_bool images = CL_FALSE, little = CL_FALSE;
+  cl_version version = 0;
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_ENDIAN_LITTLE, sizeof little, &little, nullptr),
+            CL_SUCCESS);
+  ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_NUMERIC_VERSION, sizeof version, &version, nullptr),
+            CL_SUCCESS);
+  const char *text = "kernel void k(global int *out) {\n"
+                     "  if (get_global_id(0) != 0) return;\n"
+                     "#ifdef __IMAGE_SUPPORT__\n"
+                     "  out[0] = __IMAGE_SUPPORT__;\n"
+                     "#else\n"
+                     "  out[0] = 0;\n"
+                     "#endif\n"
+                     "#ifdef __ENDIAN_LITTLE__\n"
+                     "  out[1] = __ENDIAN_LITTLE__;\n"
+                     "#else\n"
+                     "  out[1] = 0;\n"
+                     "#endif\n"
+                     "#ifdef __OPENCL_VERSION__\n"
+                     "  out[2] = __OPENCL_VERSION__;\n"
+                     "#else\n"
+                     "  out[2] = -1;\n"
+                     "#endif\n"
+                     "}\n";
+  const int openclVersion = int(CL_VERSION_MAJOR(version) * 100 + CL_VERSION_MINOR(version) * 10);
+  for (const char *options : {"", "-cl-std=CL1.2", "-cl-std=CL3.0"}) {
+    const std::vector<int32_t> got = run<int32_t>(built(text, options), "k", 3);
+    ASSERT_EQ(got.size(), 3u) << options;
+    EXPECT_EQ(got[0], images ? 1 : 0) << "__IMAGE_SUPPORT__, options \"" << options << "\"";
+    EXPECT_EQ(got[1], little ? 1 : 0) << "__ENDIAN_LITTLE__, options \"" << options << "\"";
+    EXPECT_EQ(got[2], openclVersion) << "__OPENCL_VERSION__, options \"" << options << "\"";
+  }
+}
+
 // A kernel may take CL_DEVICE_MAX_PARAMETER_SIZE bytes of arguments, more
 // than SPIR-V's minimum limit of 255 function parameters (the CTS's
 // min_max_parameter_size).
