@@ -108,6 +108,21 @@ private:
   bool inProgram_ = false;
 };
 
+// The identifier `name`, made by the preprocessor inside clang's library
+// rather than by IdentifierTable::get inlined here. In a sanitizer build
+// the inlined allocator poisons each new slab for ASan, and clang's own
+// uninstrumented code, which takes the next identifiers from the slab,
+// never unpoisons them.
+clang::IdentifierInfo &identifierFor(const clang::Preprocessor &preprocessor,
+                                     const std::string &name) {
+  clang::Token token;
+  token.startToken();
+  token.setKind(clang::tok::raw_identifier);
+  token.setRawIdentifierData(name.data());
+  token.setLength(static_cast<unsigned>(name.size()));
+  return *preprocessor.LookUpIdentifierInfo(token);
+}
+
 // At the declaration of kProgramBeginsText, declares at file scope the table
 // built-ins among the names; at the end of the translation unit, tells
 // whether a declaration of the program's own took one of their names.
@@ -146,9 +161,8 @@ private:
     // Only at file scope: a declaration in progress would see them early.
     if (!sema.CurContext->isTranslationUnit() || !sema.TUScope)
       return;
-    clang::IdentifierTable &identifiers = sema.getPreprocessor().getIdentifierTable();
     for (const std::string &name : names_) {
-      clang::IdentifierInfo &identifier = identifiers.get(name);
+      clang::IdentifierInfo &identifier = identifierFor(sema.getPreprocessor(), name);
       if (identifier.isKeyword(sema.getLangOpts()))
         continue;
       clang::LookupResult visible(sema, &identifier, clang::SourceLocation(),
