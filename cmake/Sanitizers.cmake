@@ -95,26 +95,25 @@ function(lanewise_sanitize_test_programs)
   endforeach()
 endfunction()
 
-# Tests whose command is a shell or cmake script (see
-# LANEWISE_SANITIZER_SCRIPT_ENV above).
-function(lanewise_sanitize_script_test)
-  if(NOT LANEWISE_SANITIZE)
-    return()
-  endif()
-  foreach(test IN LISTS ARGN)
-    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT ${LANEWISE_SANITIZER_ENV}
-                 ${LANEWISE_SANITIZER_SCRIPT_ENV})
-  endforeach()
-endfunction()
-
-# Tests whose command is a program this project does not build.
-function(lanewise_sanitize_uninstrumented_test)
+# Gives `tests` the sanitizer options and the environment `extra` (a list
+# variable's name).
+function(lanewise_sanitize_tests_with extra)
   if(NOT LANEWISE_SANITIZE)
     return()
   endif()
   foreach(test IN LISTS ARGN)
     # A later assignment wins: ASAN_OPTIONS without leak detection.
-    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT ${LANEWISE_SANITIZER_ENV}
-                 ${LANEWISE_SANITIZER_UNINSTRUMENTED_ENV})
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT ${LANEWISE_SANITIZER_ENV} ${${extra}})
   endforeach()
+endfunction()
+
+# Tests whose command is a shell or cmake script (see
+# LANEWISE_SANITIZER_SCRIPT_ENV above).
+function(lanewise_sanitize_script_test)
+  lanewise_sanitize_tests_with(LANEWISE_SANITIZER_SCRIPT_ENV ${ARGN})
+endfunction()
+
+# Tests whose command is a program this project does not build.
+function(lanewise_sanitize_uninstrumented_test)
+  lanewise_sanitize_tests_with(LANEWISE_SANITIZER_UNINSTRUMENTED_ENV ${ARGN})
 endfunction()
