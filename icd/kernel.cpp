@@ -629,7 +629,7 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
 
   return queue->enqueue(
       CL_COMMAND_NDRANGE_KERNEL, waitListSpan(numEvents, events),
-      [code = kernel->info->code, executable = kernel->executable, values = std::move(values),
+      [code = kernel->info->codeFor(range), executable = kernel->executable, values = std::move(values),
        buffers = std::move(buffers), range, empty, memory = std::move(memory),
        queue = queue]() mutable -> cl_int {
         if (empty)

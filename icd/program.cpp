@@ -129,8 +129,16 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
       kernel.name = entryPoint.name;
       kernel.entryPoint = &entryPoint;
       kernel.arguments = spirv::kernelArguments(module, entryPoint);
-      kernel.code = std::make_shared<const runtime::KernelCode>(
-          spirv::lowerKernel(module, entryPoint, addresses, options));
+      spirv::LowerOptions rows = options;
+      rows.rowWarps = true;
+      auto code = std::make_shared<const runtime::KernelCode>(
+          spirv::lowerKernel(module, entryPoint, addresses, rows));
+      if (code->rowWarps) {
+        kernel.rowCode = std::move(code);
+        code = std::make_shared<const runtime::KernelCode>(
+            spirv::lowerKernel(module, entryPoint, addresses, options));
+      }
+      kernel.code = std::move(code);
       executable->kernels.push_back(std::move(kernel));
     } catch (const spirv::LoadError &error) {
       log += std::string("error: ") + error.what() + "\n";

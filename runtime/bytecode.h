@@ -209,6 +209,10 @@ struct KernelCode {
   std::vector<AddressRegister> addresses;
   MemoryLayout memory;
   bool hasBarrier = false;
+  // The code holds affine values derived from the ids: it may only run
+  // launches whose warps each lie in one row of their work-group
+  // (warpsLieInRows, runtime/launch.h).
+  bool rowWarps = false;
   // Asynchronous work-group copies in the code (each has a site number).
   std::uint32_t asyncCopySites = 0;
   // The kernel calls printf: a launch keeps its output and writes it at the end.

@@ -119,6 +119,32 @@ Handler genericSpaceHandler(std::uint32_t space, const Shape &shape);
 // source) and OpGroupWaitEvents (no effect: the copy is done when issued).
 Handler asyncCopyHandler(std::uint32_t elementBytes);
 
+// ---- Affine lane values (exec_affine.cpp) ----
+//
+// A value that is base + lane * stride in every lane is held as a pair, one
+// uniform register of two elements: base, then stride. An operand that is
+// not affine is a uniform register (stride 0).
+
+enum class AffineOp : std::uint8_t { Add, Sub, Mul, ShiftLeft };
+// operand[0], operand[1] (each a pair when its flag says so) -> a pair, of
+// 4- or 8-byte integers. Mul needs one uniform operand, ShiftLeft a uniform
+// count.
+Handler affineArithmeticHandler(AffineOp op, std::uint32_t elementBytes, bool aAffine,
+                                bool bAffine);
+// The low bytes of a pair (an integer conversion to a narrower type).
+Handler affineTruncateHandler(std::uint32_t fromBytes, std::uint32_t toBytes);
+// A pointer pair: operand[0] (pointer, pair or uniform) + operand[1] (a
+// signed index of `indexBytes`, pair or uniform) * immediate; indexBytes 0:
+// operand[0] + immediate.
+Handler affineOffsetHandler(std::uint32_t indexBytes, bool baseAffine, bool indexAffine);
+// operand[0] (a pair) -> its lanes in a varying register (active lanes).
+Handler affineMaterialiseHandler(std::uint32_t elementBytes);
+// OpLoad of `components` elements through a pointer pair (operand[0]): one
+// block copy when the active lanes are all and the stride is the size.
+Handler affineLoadHandler(std::uint32_t elementBytes);
+// OpStore of operand[1] through a pointer pair (operand[0]).
+Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying);
+
 } // namespace lanewise::runtime
 
 // ---- OpenCL.std element functions (exec_math.cpp, over builtins/math.h) ----

@@ -618,6 +618,15 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
 
 } // namespace
 
+bool warpsLieInRows(std::uint32_t width, const NDRange &range) {
+  // One row per work-group, or rows of whole warps: the local size in x,
+  // and that of the last work-group in x, are multiples of the width.
+  if (range.local[1] * range.local[2] == 1)
+    return true;
+  const std::uint64_t last = range.global[0] % range.local[0];
+  return range.local[0] % width == 0 && last % width == 0;
+}
+
 bool deterministic() {
   static const bool on = [] {
     const char *text = std::getenv("LANEWISE_DETERMINISTIC");

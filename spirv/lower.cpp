@@ -368,7 +368,9 @@ runtime::KernelCode KernelLowering::run() {
   uniformity_ = analyseUniformity(flat_, *cfg_, [this](const Instruction &instruction) {
     return isVaryingSource(instruction);
   });
-  if (const char *all = std::getenv("LANEWISE_ALL_VARYING"); all && *all == '1')
+  const char *all = std::getenv("LANEWISE_ALL_VARYING");
+  const bool allVarying = all && *all == '1';
+  if (allVarying)
     for (const Block *block : cfg_->order())
       for (const Instruction &instruction : block->instructions)
         if (instruction.result)
@@ -386,6 +388,8 @@ runtime::KernelCode KernelLowering::run() {
     resultTypes_[id] = constant.type;
   bindArguments(flat_);
   findPromotableVariables();
+  if (!allVarying)
+    findAffineValues();
 
   findBlockLocalValues();
   // Registers for every result, so that phis can name values of later blocks.
@@ -407,6 +411,8 @@ runtime::KernelCode KernelLowering::run() {
       }
       if (localUses_.count(instruction.result))
         continue; // registers from the pool when the instruction is lowered
+      if (affinePairs_.count(instruction.result) && !laneForms_.count(instruction.result))
+        continue; // only the pair
       if (promoted_.count(instruction.result)) {
         // The variable's value itself, one element per lane.
         values_.emplace(instruction.result,
@@ -505,7 +511,9 @@ runtime::KernelCode KernelLowering::run() {
         continue;
       }
       const bool local = localUses_.count(instruction.result) != 0;
-      if (local && !boundWhenLowered(instruction)) {
+      const bool pairOnly =
+          affinePairs_.count(instruction.result) && !laneForms_.count(instruction.result);
+      if (local && !boundWhenLowered(instruction) && !pairOnly) {
         pooling_ = true;
         values_.emplace(instruction.result,
                         makeValue(instruction.resultType, uniformity_.isVarying(instruction.result)));
@@ -667,7 +675,8 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
     if (auto shadow = undefShadow_.find(instruction.result); shadow != undefShadow_.end())
       emitShadow(instruction, shadow->second);
 
-  if (lowerArithmetic(instruction) || lowerMemory(instruction) || lowerComposite(instruction))
+  if (lowerAffine(instruction) || lowerArithmetic(instruction) || lowerMemory(instruction) ||
+      lowerComposite(instruction))
     return;
   switch (op) {
   case spv::OpNop:

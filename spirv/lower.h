@@ -41,6 +41,11 @@ void initialiseGlobal(const Module &module, const ProgramGlobal &global,
 
 struct LowerOptions {
   uint32_t width = 128; // lanes per warp
+  // Lower for launches whose every warp lies in one row of its work-group
+  // (runtime::warpsLieInRows): the x components of the global and local ids
+  // are then affine in the lane, and what derives from them is kept as
+  // affine values (spirv/lower_affine.cpp). Ignored under checks.
+  bool rowWarps = false;
   const SpecializationValues *specializations = nullptr;
   runtime::CheckSet checks; // the checked mode's instructions to emit
   // How reports name the program when its source has no name of its own

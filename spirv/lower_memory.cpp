@@ -497,9 +497,26 @@ bool KernelLowering::lowerVectorMemory(const Instruction &instruction, uint32_t 
   case Vload_halfn:
   case Vloada_halfn: {
     const Value &r = values_.at(instruction.result);
-    const Value &offset = argument(0), &pointer = argument(1);
     const uint32_t n = number == Vload_half ? 1 : literal(2);
     const uint32_t stride = number == Vloada_halfn && n == 3 ? 4 : n;
+    if (pairAddressed(instruction)) {
+      // An affine address: a block copy (or a strided loop).
+      const uint32_t bytes = number == Vloadn ? r.elementBytes() : 2;
+      const uint32_t address = affineVectorAddress(instruction.idOperand(3),
+                                                   instruction.idOperand(2), stride * bytes,
+                                                   instruction);
+      if (number == Vloadn) {
+        emit(runtime::affineLoadHandler(bytes), r.offset, {address}, r.components);
+        return true;
+      }
+      const Value halves = temporary(Scalar::F16, r.components, r.varying);
+      emit(runtime::affineLoadHandler(2), halves.offset, {address}, r.components);
+      emit(runtime::convertHandler({Scalar::F16}, {r.scalar}, runtime::Rounding::Default, false,
+                                   Shape{r.varying, {r.varying}}),
+           r.offset, {halves.offset}, r.components);
+      return true;
+    }
+    const Value &offset = argument(0), &pointer = argument(1);
     if (number == Vloadn) {
       const Value address = offsetAddress(pointer, offset, uint64_t(stride) * r.elementBytes());
       emit(runtime::loadHandler(r.elementBytes(), Shape{r.varying, {address.varying}}), r.offset,
@@ -524,11 +541,25 @@ bool KernelLowering::lowerVectorMemory(const Instruction &instruction, uint32_t 
   case Vstore_halfn_r:
   case Vstorea_halfn:
   case Vstorea_halfn_r: {
-    const Value &data = argument(0), &offset = argument(1), &pointer = argument(2);
+    const Value &data = argument(0);
     const uint32_t n = data.components;
     const uint32_t stride =
         (number == Vstorea_halfn || number == Vstorea_halfn_r) && n == 3 ? 4 : n;
+    const bool affine = pairAddressed(instruction);
+    auto store = [&](const Value &value) {
+      // An affine address: a block copy (or a strided loop).
+      const uint32_t address =
+          affineVectorAddress(instruction.idOperand(4), instruction.idOperand(3),
+                              uint64_t(stride) * value.elementBytes(), instruction);
+      emit(runtime::affineStoreHandler(value.elementBytes(), value.varying), 0,
+           {address, value.offset}, n);
+    };
+    if (number == Vstoren && affine) {
+      store(data);
+      return true;
+    }
     if (number == Vstoren) {
+      const Value &offset = argument(1), &pointer = argument(2);
       const Value address = offsetAddress(pointer, offset, uint64_t(stride) * data.elementBytes());
       emit(runtime::storeHandler(data.elementBytes(), Shape{false, {address.varying, data.varying}}),
            0, {checkedAddress(address, address.offset, accessBytes(data), data.elementBytes(), true),
@@ -551,6 +582,11 @@ bool KernelLowering::lowerVectorMemory(const Instruction &instruction, uint32_t 
     emit(runtime::convertHandler({data.scalar}, {Scalar::F16}, rounding, false,
                                  Shape{data.varying, {data.varying}}),
          halves.offset, {data.offset}, n, static_cast<uint32_t>(rounding));
+    if (affine) {
+      store(halves);
+      return true;
+    }
+    const Value &offset = argument(1), &pointer = argument(2);
     const Value address = offsetAddress(pointer, offset, uint64_t(stride) * 2);
     emit(runtime::storeHandler(2, Shape{false, {address.varying, halves.varying}}), 0,
          {checkedAddress(address, address.offset, 2 * n, 2, true), halves.offset}, n);

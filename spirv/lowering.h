@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <unordered_set>
@@ -569,6 +570,30 @@ private:
   uint32_t componentOffset(const Value &value, uint32_t c) const {
     return value.offset + c * value.elementBytes() * (value.varying ? code_.width : 1);
   }
+
+  // ---- Affine lane values (lower_affine.cpp) ----
+  void findAffineValues();
+  bool lowerAffine(const Instruction &instruction);
+  std::optional<spv::BuiltIn> idVariable(uint32_t pointer) const;
+  bool keepsAffinity(const Instruction &instruction,
+                     const std::function<bool(uint32_t)> &isAffine) const;
+  uint32_t pairOperands(const Instruction &instruction,
+                        const std::function<bool(uint32_t)> &isAffine) const;
+  uint32_t affineVectorAddress(uint32_t pointerId, uint32_t indexId, uint64_t stride,
+                               const Instruction &user);
+  bool pairAddressed(const Instruction &instruction) const {
+    return !affinePairs_.empty() &&
+           pairOperands(instruction, [&](uint32_t id) { return affinePairs_.count(id) != 0; });
+  }
+  Scalar makeScalar(uint32_t typeId) const;
+  std::pair<uint32_t, bool> affineOperand(uint32_t id, const Instruction &user);
+  void lowerAffineChain(const Instruction &instruction, uint32_t result);
+  bool lowerAffineAccess(const Instruction &instruction);
+  std::unordered_map<uint32_t, uint32_t> affinePairs_; // affine value -> its pair register
+  std::unordered_set<uint32_t> laneForms_;             // affine values read lane by lane
+  std::unordered_set<uint32_t> idVectorLoads_;         // loads of the global or local id
+  std::unordered_set<uint32_t> idVectorLanes_;         // those some use reads lane by lane
+  std::unordered_set<uint32_t> idComponentPointers_;   // access chains to their x
 
   void lowerInstruction(const Instruction &instruction);
   // The instruction families (spirv/lower_*.cpp), each true when it lowered

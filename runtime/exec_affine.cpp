@@ -1,0 +1,257 @@
+// Affine lane values: a value that is base + lane × stride in every lane of a
+// warp is held as that pair, one uniform register of two elements (base,
+// then stride), instead of one element per lane. The arithmetic that keeps
+// a value affine works on the pair alone, once per warp; a load or store
+// through an affine pointer is a block copy (or a strided loop), with no
+// address per lane. Integers are unsigned and wrap: affinity modulo 2^n is
+// kept by addition, subtraction, multiplication, left shifts and
+// truncation, so the pair's arithmetic is the lanes' arithmetic.
+#include "runtime/handlers.h"
+#include "runtime/interleave.h"
+#include "runtime/shapes.h"
+
+#include <cstring>
+
+namespace lanewise::runtime {
+
+namespace {
+
+template <typename T> struct Pair {
+  T base, stride;
+  T at(std::uint32_t lane) const { return T(base + T(lane) * stride); }
+};
+
+// An operand: a pair, or a uniform value (stride 0).
+template <typename T, bool Affine> Pair<T> pairAt(const ExecutionState &s, std::uint32_t offset) {
+  const T *p = s.reg<const T>(offset);
+  if constexpr (Affine)
+    return {p[0], p[1]};
+  else
+    return {p[0], T(0)};
+}
+
+template <typename T> void setPair(const ExecutionState &s, std::uint32_t offset, Pair<T> pair) {
+  T *p = s.reg<T>(offset);
+  p[0] = pair.base;
+  p[1] = pair.stride;
+}
+
+template <typename T, AffineOp Op> struct Arithmetic {
+  template <bool AA, bool BA> static void run(const Instruction &in, ExecutionState &s) {
+    const Pair<T> a = pairAt<T, AA>(s, in.operand[0]), b = pairAt<T, BA>(s, in.operand[1]);
+    constexpr T bits = sizeof(T) * 8;
+    if constexpr (Op == AffineOp::Add)
+      setPair<T>(s, in.result, {T(a.base + b.base), T(a.stride + b.stride)});
+    else if constexpr (Op == AffineOp::Sub)
+      setPair<T>(s, in.result, {T(a.base - b.base), T(a.stride - b.stride)});
+    else if constexpr (Op == AffineOp::Mul) // one of the two is uniform
+      setPair<T>(s, in.result,
+                 {T(a.base * b.base), T(a.stride * b.base + b.stride * a.base)});
+    else // ShiftLeft by a uniform count, taken modulo the width as the lanes' is
+      setPair<T>(s, in.result,
+                 {T(a.base << (b.base & (bits - 1))), T(a.stride << (b.base & (bits - 1)))});
+  }
+};
+
+template <typename T, AffineOp Op> Handler arithmeticFor(bool aAffine, bool bAffine) {
+  using H = Arithmetic<T, Op>;
+  if (aAffine)
+    return bAffine ? &H::template run<true, true> : &H::template run<true, false>;
+  return bAffine ? &H::template run<false, true> : nullptr;
+}
+
+// Truncation: the low bytes of base and stride.
+template <typename From, typename To> void truncate(const Instruction &in, ExecutionState &s) {
+  const Pair<From> a = pairAt<From, true>(s, in.operand[0]);
+  setPair<To>(s, in.result, {To(a.base), To(a.stride)});
+}
+
+// result = operand[0] + operand[1] * immediate: one index step of an access
+// chain. The index is signed: a
+// uniform index narrower than the pointer is sign-extended once; an affine
+// index is as wide as the pointer (the lowering sees to it).
+template <typename Index, bool BaseAffine, bool IndexAffine>
+void offset(const Instruction &in, ExecutionState &s) {
+  const Pair<std::uint64_t> base = pairAt<std::uint64_t, BaseAffine>(s, in.operand[0]);
+  const Index *index = s.reg<const Index>(in.operand[1]);
+  const std::uint64_t stride = in.immediate;
+  const auto wide = [](Index i) {
+    return std::uint64_t(std::int64_t(std::make_signed_t<Index>(i)));
+  };
+  Pair<std::uint64_t> r = base;
+  r.base += wide(index[0]) * stride;
+  if constexpr (IndexAffine)
+    r.stride += index[1] * stride;
+  setPair(s, in.result, r);
+}
+
+template <typename Index> Handler offsetFor(bool baseAffine, bool indexAffine) {
+  if (baseAffine)
+    return indexAffine ? &offset<Index, true, true> : &offset<Index, true, false>;
+  // Both uniform: a pair of stride 0, the start of a chain.
+  return indexAffine ? &offset<Index, false, true> : &offset<Index, false, false>;
+}
+
+void displace(const Instruction &in, ExecutionState &s) {
+  Pair<std::uint64_t> r = pairAt<std::uint64_t, true>(s, in.operand[0]);
+  r.base += in.immediate;
+  setPair(s, in.result, r);
+}
+
+// The pair's lane form in a varying register, for the uses that read a
+// value lane by lane. Inactive lanes keep theirs.
+template <typename T> void materialise(const Instruction &in, ExecutionState &s) {
+  const Pair<T> a = pairAt<T, true>(s, in.operand[0]);
+  T *r = s.reg<T>(in.result);
+  const std::uint32_t n = s.laneCount;
+  if (s.fullMask) {
+    for (std::uint32_t l = 0; l < n; ++l)
+      r[l] = a.at(l);
+  } else {
+    const std::uint8_t *m = s.active;
+    for (std::uint32_t l = 0; l < n; ++l)
+      r[l] = m[l] ? a.at(l) : r[l];
+  }
+}
+
+// Between memory, where lane l's `components` elements are at base + l *
+// stride, and a varying register, component-major.
+template <std::uint32_t Bytes> struct Memory {
+  using T = BitsT<Bytes>;
+
+  static void load(const Instruction &in, ExecutionState &s) {
+    const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, in.operand[0]);
+    T *r = s.reg<T>(in.result);
+    const std::uint32_t w = s.width, n = s.laneCount, components = in.components;
+    const auto *base = reinterpret_cast<const std::byte *>(p.base);
+    if (s.fullMask && p.stride == std::uint64_t(components) * Bytes) {
+      if (components == 1)
+        std::memcpy(r, base, std::size_t(n) * Bytes);
+      else
+        deinterleave<Bytes>(r, base, components, n, w);
+      return;
+    }
+    for (std::uint32_t c = 0; c < components; ++c) {
+      T *rc = r + c * w;
+      const std::byte *column = base + std::size_t(c) * Bytes;
+      for (std::uint32_t l = 0; l < n; ++l)
+        if (s.isActive(l))
+          std::memcpy(&rc[l], column + l * p.stride, Bytes);
+    }
+  }
+
+  template <bool ValueVarying> static void store(const Instruction &in, ExecutionState &s) {
+    const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, in.operand[0]);
+    const T *value = s.reg<const T>(in.operand[1]);
+    const std::uint32_t w = s.width, n = s.laneCount, components = in.components;
+    auto *base = reinterpret_cast<std::byte *>(p.base);
+    if constexpr (ValueVarying) {
+      if (s.fullMask && p.stride == std::uint64_t(components) * Bytes) {
+        if (components == 1)
+          std::memcpy(base, value, std::size_t(n) * Bytes);
+        else
+          interleave<Bytes>(base, value, components, n, w);
+        return;
+      }
+    }
+    // Lane by lane, in lane order, as the gather form stores.
+    for (std::uint32_t l = 0; l < n; ++l)
+      if (s.isActive(l))
+        for (std::uint32_t c = 0; c < components; ++c)
+          std::memcpy(base + l * p.stride + std::size_t(c) * Bytes,
+                      &value[ValueVarying ? c * w + l : c], Bytes);
+  }
+};
+
+} // namespace
+
+Handler affineArithmeticHandler(AffineOp op, std::uint32_t elementBytes, bool aAffine,
+                                bool bAffine) {
+  auto pick = [&]<typename T>() -> Handler {
+    switch (op) {
+    case AffineOp::Add:
+      return arithmeticFor<T, AffineOp::Add>(aAffine, bAffine);
+    case AffineOp::Sub:
+      return arithmeticFor<T, AffineOp::Sub>(aAffine, bAffine);
+    case AffineOp::Mul:
+      return aAffine && bAffine ? nullptr : arithmeticFor<T, AffineOp::Mul>(aAffine, bAffine);
+    case AffineOp::ShiftLeft:
+      return aAffine && !bAffine ? arithmeticFor<T, AffineOp::ShiftLeft>(true, false) : nullptr;
+    }
+    return nullptr;
+  };
+  switch (elementBytes) {
+  case 4:
+    return pick.template operator()<std::uint32_t>();
+  case 8:
+    return pick.template operator()<std::uint64_t>();
+  default:
+    return nullptr;
+  }
+}
+
+Handler affineTruncateHandler(std::uint32_t fromBytes, std::uint32_t toBytes) {
+  if (fromBytes == 8 && toBytes == 4)
+    return &truncate<std::uint64_t, std::uint32_t>;
+  return nullptr;
+}
+
+Handler affineOffsetHandler(std::uint32_t indexBytes, bool baseAffine, bool indexAffine) {
+  if (indexBytes == 0)
+    return baseAffine ? &displace : nullptr;
+  // A uniform 32-bit index only: an affine one would be sign-extended lane by lane.
+  switch (indexBytes) {
+  case 4:
+    return indexAffine ? nullptr : offsetFor<std::uint32_t>(baseAffine, false);
+  case 8:
+    return offsetFor<std::uint64_t>(baseAffine, indexAffine);
+  default:
+    return nullptr;
+  }
+}
+
+Handler affineMaterialiseHandler(std::uint32_t elementBytes) {
+  switch (elementBytes) {
+  case 4:
+    return &materialise<std::uint32_t>;
+  case 8:
+    return &materialise<std::uint64_t>;
+  default:
+    return nullptr;
+  }
+}
+
+Handler affineLoadHandler(std::uint32_t elementBytes) {
+  switch (elementBytes) {
+  case 1:
+    return &Memory<1>::load;
+  case 2:
+    return &Memory<2>::load;
+  case 4:
+    return &Memory<4>::load;
+  case 8:
+    return &Memory<8>::load;
+  default:
+    return nullptr;
+  }
+}
+
+Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying) {
+  auto pick = [&]<std::uint32_t B>() -> Handler {
+    return valueVarying ? &Memory<B>::template store<true> : &Memory<B>::template store<false>;
+  };
+  switch (elementBytes) {
+  case 1:
+    return pick.template operator()<1>();
+  case 2:
+    return pick.template operator()<2>();
+  case 4:
+    return pick.template operator()<4>();
+  case 8:
+    return pick.template operator()<8>();
+  default:
+    return nullptr;
+  }
+}
+
+} // namespace lanewise::runtime

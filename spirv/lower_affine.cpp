@@ -1,0 +1,432 @@
+// Affine lane values (runtime/exec_affine.cpp): values that are base + lane
+// × stride in every lane of a warp, held as that pair in one uniform
+// register. In a kernel lowered for warps that lie in one row of their
+// work-group (LowerOptions::rowWarps), the x components of the global and
+// local ids are such values: lane 0's id, stride 1. Integer arithmetic
+// that keeps affinity (adding, subtracting, multiplying by a uniform value,
+// shifting left by one, truncating) and pointer arithmetic with such
+// indices compute the pair once per warp; a load or store through an affine
+// pointer is a block copy. A value that some use reads lane by lane (any
+// other instruction, a phi, a use after a loop it is defined in) also gets
+// its lane form, written from the pair where the value is defined.
+#include "spirv/lowering.h"
+
+#include <spirv/unified1/OpenCL.std.h>
+
+namespace lanewise::spirv::lowering {
+
+namespace {
+
+bool isIdBuiltin(spv::BuiltIn builtin) {
+  return builtin == spv::BuiltInGlobalInvocationId || builtin == spv::BuiltInLocalInvocationId;
+}
+
+} // namespace
+
+std::optional<spv::BuiltIn> KernelLowering::idVariable(uint32_t pointer) const {
+  const GlobalVariable *variable = module_.globalVariable(pointer);
+  if (variable && variable->builtin && isIdBuiltin(*variable->builtin))
+    return *variable->builtin;
+  return std::nullopt;
+}
+
+// Whether `instruction`'s result can be an affine value, its operands being
+// uniform, or affine as `isAffine` says.
+bool KernelLowering::keepsAffinity(const Instruction &instruction,
+                                   const std::function<bool(uint32_t)> &isAffine) const {
+  const uint32_t typeId = instruction.resultType;
+  if (!typeId)
+    return false;
+  const Type &type = typeOf(module_, typeId);
+  const bool pointer = type.kind == Type::Kind::Pointer;
+  const bool integer = type.kind == Type::Kind::Int && (type.width == 32 || type.width == 64);
+  if (!pointer && !integer)
+    return false;
+  auto uniform = [&](uint32_t id) { return !uniformity_.isVarying(id); };
+  auto affineOrUniform = [&](uint32_t id) { return isAffine(id) || uniform(id); };
+  auto widthOf = [&](uint32_t id) -> uint32_t {
+    const auto known = resultTypes_.find(id);
+    if (known == resultTypes_.end())
+      return 0;
+    const Type &t = typeOf(module_, known->second);
+    return t.kind == Type::Kind::Pointer ? 64 : t.kind == Type::Kind::Int ? t.width : 0;
+  };
+  switch (instruction.opcode) {
+  case spv::OpCompositeExtract:
+    // Component 0 of a load of the whole id vector.
+    return integer && idVectorLoads_.count(instruction.idOperand(0)) &&
+           instruction.operands.size() == 2 && instruction.operands[1] == 0;
+  case spv::OpLoad:
+    // A load through an access chain to component 0 of an id vector.
+    return integer && idComponentPointers_.count(instruction.idOperand(0));
+  case spv::OpIAdd:
+  case spv::OpISub:
+    return integer && affineOrUniform(instruction.idOperand(0)) &&
+           affineOrUniform(instruction.idOperand(1));
+  case spv::OpIMul:
+    return integer && ((isAffine(instruction.idOperand(0)) && uniform(instruction.idOperand(1))) ||
+                       (uniform(instruction.idOperand(0)) && isAffine(instruction.idOperand(1))));
+  case spv::OpShiftLeftLogical:
+    return integer && isAffine(instruction.idOperand(0)) && uniform(instruction.idOperand(1)) &&
+           widthOf(instruction.idOperand(1)) == type.width;
+  case spv::OpUConvert:
+  case spv::OpSConvert:
+    // Truncation keeps affinity modulo 2^n; widening does not.
+    return integer && isAffine(instruction.idOperand(0)) &&
+           widthOf(instruction.idOperand(0)) >= type.width;
+  case spv::OpBitcast:
+  case spv::OpConvertPtrToU:
+  case spv::OpConvertUToPtr:
+  case spv::OpPtrCastToGeneric:
+  case spv::OpGenericCastToPtr:
+    return isAffine(instruction.idOperand(0)) &&
+           widthOf(instruction.idOperand(0)) == (pointer ? 64 : type.width);
+  case spv::OpAccessChain:
+  case spv::OpInBoundsAccessChain:
+  case spv::OpPtrAccessChain:
+  case spv::OpInBoundsPtrAccessChain: {
+    const uint32_t base = instruction.idOperand(0);
+    if (!pointer || module_.globalVariable(base) || promoted_.count(base) ||
+        !affineOrUniform(base))
+      return false;
+    // Every index constant, uniform, or affine and as wide as the pointer
+    // (a narrower one is sign-extended lane by lane).
+    for (size_t i = 1; i < instruction.operands.size(); ++i) {
+      const uint32_t index = instruction.idOperand(i);
+      if (module_.constantValue(index) || uniform(index))
+        continue;
+      if (!isAffine(index) || widthOf(index) != 64)
+        return false;
+    }
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+void KernelLowering::findAffineValues() {
+  if (!options_.rowWarps || checks_)
+    return;
+  // Loads of the id vectors and access chains to their x components.
+  for (const Block *block : cfg_->order())
+    for (const Instruction &instruction : block->instructions) {
+      if (instruction.opcode == spv::OpLoad && idVariable(instruction.idOperand(0)))
+        idVectorLoads_.insert(instruction.result);
+      if ((instruction.opcode == spv::OpAccessChain ||
+           instruction.opcode == spv::OpInBoundsAccessChain) &&
+          idVariable(instruction.idOperand(0)) && instruction.operands.size() == 2 &&
+          module_.constantValue(instruction.idOperand(1)) == 0)
+        idComponentPointers_.insert(instruction.result);
+    }
+  // Affine values, in reverse post-order: operands come before their uses
+  // (phis, which may not, are never affine).
+  std::unordered_set<uint32_t> affine;
+  auto isAffine = [&](uint32_t id) { return affine.count(id) != 0; };
+  std::unordered_map<uint32_t, uint32_t> definedIn;
+  for (uint32_t b = 0; b < cfg_->size(); ++b)
+    for (const Instruction &instruction : cfg_->order()[b]->instructions) {
+      if (!instruction.result)
+        continue;
+      definedIn[instruction.result] = b;
+      if (uniformity_.isVarying(instruction.result) && keepsAffinity(instruction, isAffine))
+        affine.insert(instruction.result);
+    }
+  if (affine.empty())
+    return;
+
+  // The uses that read the pair; every other use reads the lane form. A
+  // use outside a loop that defines the value reads the lane form too: the
+  // pair is rewritten at each iteration, by lanes that may not include the
+  // ones that left before.
+  std::vector<std::vector<bool>> loopBodies;
+  for (const auto &[header, body] : cfg_->loops()) {
+    std::vector<bool> inLoop(cfg_->size(), false);
+    for (uint32_t x : body)
+      inLoop[x] = true;
+    loopBodies.push_back(std::move(inLoop));
+  }
+  auto leavesLoop = [&](uint32_t from, uint32_t to) {
+    for (const std::vector<bool> &inLoop : loopBodies)
+      if (inLoop[from] && !inLoop[to])
+        return true;
+    return false;
+  };
+  for (uint32_t b = 0; b < cfg_->size(); ++b)
+    for (const Instruction &instruction : cfg_->order()[b]->instructions) {
+      const bool definesAffine = affine.count(instruction.result) != 0;
+      const uint32_t pairWords = pairOperands(instruction, isAffine);
+      for (const Operand &operand : instruction.operandLayout) {
+        if (operand.kind != OperandKind::Id)
+          continue;
+        const uint32_t id = instruction.operands[operand.offset];
+        if (idVectorLoads_.count(id) && !(definesAffine &&
+                                          instruction.opcode == spv::OpCompositeExtract))
+          idVectorLanes_.insert(id);
+        if (!affine.count(id))
+          continue;
+        const bool readsPair = (definesAffine || (operand.offset < 32 &&
+                                                  (pairWords >> operand.offset) & 1)) &&
+                               instruction.opcode != spv::OpPhi &&
+                               !leavesLoop(definedIn.at(id), b);
+        if (!readsPair)
+          laneForms_.insert(id);
+      }
+    }
+  for (uint32_t id : affine) {
+    const uint32_t bytes = runtime::scalarSize(makeScalar(resultTypes_.at(id)));
+    affinePairs_.emplace(id, allocate(2 * bytes, false));
+  }
+  code_.rowWarps = true;
+}
+
+// The operand words of `instruction` that read an affine value's pair as
+// an address: the pointer of a load or store of a scalar or vector, and the
+// pointer and offset of vloadn, vstoren and their half forms when one is
+// affine and the other uniform. One bit per word index.
+uint32_t KernelLowering::pairOperands(const Instruction &instruction,
+                                      const std::function<bool(uint32_t)> &isAffine) const {
+  auto uniform = [&](uint32_t id) { return !uniformity_.isVarying(id); };
+  if (instruction.opcode == spv::OpExtInst) {
+    auto set = module_.extInstImports.find(instruction.idOperand(0));
+    if (set == module_.extInstImports.end() || set->second != "OpenCL.std")
+      return 0;
+    size_t offset = 0;
+    switch (instruction.operands.at(1)) {
+    case OpenCLLIB::Vloadn:
+    case OpenCLLIB::Vload_half:
+    case OpenCLLIB::Vload_halfn:
+    case OpenCLLIB::Vloada_halfn:
+      offset = 2;
+      break;
+    case OpenCLLIB::Vstoren:
+    case OpenCLLIB::Vstore_half:
+    case OpenCLLIB::Vstore_half_r:
+    case OpenCLLIB::Vstore_halfn:
+    case OpenCLLIB::Vstore_halfn_r:
+    case OpenCLLIB::Vstorea_halfn:
+    case OpenCLLIB::Vstorea_halfn_r:
+      offset = 3;
+      break;
+    default:
+      return 0;
+    }
+    const uint32_t index = instruction.idOperand(offset), pointer = instruction.idOperand(offset + 1);
+    auto indexWidth = [&]() -> uint32_t {
+      auto type = resultTypes_.find(index);
+      return type == resultTypes_.end() ? 0 : typeOf(module_, type->second).width;
+    };
+    const bool pointerAffine = isAffine(pointer), indexAffine = isAffine(index);
+    if ((pointerAffine && (indexAffine ? indexWidth() == 64 : uniform(index))) ||
+        (indexAffine && indexWidth() == 64 && uniform(pointer)))
+      return (1u << offset) | (1u << (offset + 1));
+    return 0;
+  }
+  if (instruction.opcode != spv::OpLoad && instruction.opcode != spv::OpStore)
+    return 0;
+  const uint32_t pointer = instruction.idOperand(0);
+  if (!isAffine(pointer))
+    return 0;
+  const Type &pointerType = typeOf(module_, resultTypes_.at(pointer));
+  switch (pointerType.storageClass) {
+  case spv::StorageClassCrossWorkgroup:
+  case spv::StorageClassWorkgroup:
+  case spv::StorageClassUniformConstant:
+  case spv::StorageClassGeneric:
+    break;
+  default:
+    return 0;
+  }
+  Scalar scalar;
+  uint32_t components = 0;
+  if (!scalarForm(pointerType.element, scalar, components) || scalar == Scalar::Bool ||
+      scalar == Scalar::I128)
+    return 0;
+  const Type &element = typeOf(module_, pointerType.element);
+  const Type &component = element.kind == Type::Kind::Vector ? typeOf(module_, element.element)
+                                                              : element;
+  if (component.kind == Type::Kind::Int && component.width != 8 && component.width != 16 &&
+      component.width != 32 && component.width != 64)
+    return 0; // narrow integers are kept zero-extended in wider registers
+  if (component.kind == Type::Kind::Pointer)
+    return 0;
+  return 1u << 0;
+}
+
+// The pointer pair of pointer + index × stride for vloadn and vstoren
+// (pairOperands), in a fresh register.
+uint32_t KernelLowering::affineVectorAddress(uint32_t pointerId, uint32_t indexId, uint64_t stride,
+                                             const Instruction &user) {
+  const auto [pointer, pointerAffine] = affineOperand(pointerId, user);
+  const auto [index, indexAffine] = affineOperand(indexId, user);
+  const uint32_t indexBytes = runtime::scalarSize(makeScalar(
+      resultTypes_.count(indexId) ? resultTypes_.at(indexId) : module_.constant(indexId)->type));
+  const uint32_t pair = allocate(16, false);
+  emit(runtime::affineOffsetHandler(indexBytes, pointerAffine, indexAffine), pair,
+       {pointer, index}, 1, 0, stride);
+  return pair;
+}
+
+Scalar KernelLowering::makeScalar(uint32_t typeId) const {
+  Scalar scalar = Scalar::I64;
+  uint32_t components = 1;
+  scalarForm(typeId, scalar, components);
+  return scalar;
+}
+
+// The pair register of `id` if it is affine, else its uniform register.
+std::pair<uint32_t, bool> KernelLowering::affineOperand(uint32_t id, const Instruction &user) {
+  if (auto pair = affinePairs_.find(id); pair != affinePairs_.end())
+    return {pair->second, true};
+  const Value &value = use(id, user);
+  if (value.varying)
+    fail(user, "an affine value's operand %" + std::to_string(id) + " varies between lanes");
+  return {value.offset, false};
+}
+
+bool KernelLowering::lowerAffine(const Instruction &instruction) {
+  if (affinePairs_.empty())
+    return false;
+  // A load of an id vector no use reads lane by lane: its x component is
+  // the affine value, written by the engine.
+  if (idVectorLoads_.count(instruction.result) && !idVectorLanes_.count(instruction.result))
+    return true;
+  const auto pair = affinePairs_.find(instruction.result);
+  if (pair == affinePairs_.end()) {
+    if ((instruction.opcode == spv::OpLoad || instruction.opcode == spv::OpStore) &&
+        pairOperands(instruction, [&](uint32_t id) { return affinePairs_.count(id) != 0; }))
+      return lowerAffineAccess(instruction);
+    return false; // vloadn and vstoren: lowerVectorMemory
+  }
+  const uint32_t result = pair->second;
+  const Scalar scalar = makeScalar(instruction.resultType);
+  const uint32_t bytes = runtime::scalarSize(scalar);
+  switch (instruction.opcode) {
+  case spv::OpCompositeExtract:
+  case spv::OpLoad: {
+    // Lane 0's x id, written by the engine at warp start; stride 1.
+    // (the variable is operand 0 of the loaded vector's load, or of the
+    // access chain loaded through)
+    const uint32_t variable = definition(instruction.idOperand(0))->idOperand(0);
+    const spv::BuiltIn builtin = *idVariable(variable);
+    code_.builtins.push_back({*builtinValue(builtin), result, 1, false, bytes == 8});
+    std::vector<std::byte> one(bytes, std::byte{0});
+    one[0] = std::byte{1};
+    code_.constants.push_back({result + bytes, std::move(one)});
+    break;
+  }
+  case spv::OpIAdd:
+  case spv::OpISub:
+  case spv::OpIMul:
+  case spv::OpShiftLeftLogical: {
+    const auto [a, aAffine] = affineOperand(instruction.idOperand(0), instruction);
+    const auto [b, bAffine] = affineOperand(instruction.idOperand(1), instruction);
+    const runtime::AffineOp op = instruction.opcode == spv::OpIAdd   ? runtime::AffineOp::Add
+                                 : instruction.opcode == spv::OpISub ? runtime::AffineOp::Sub
+                                 : instruction.opcode == spv::OpIMul ? runtime::AffineOp::Mul
+                                                                     : runtime::AffineOp::ShiftLeft;
+    emit(runtime::affineArithmeticHandler(op, bytes, aAffine, bAffine), result, {a, b}, 1);
+    break;
+  }
+  case spv::OpUConvert:
+  case spv::OpSConvert:
+  case spv::OpBitcast:
+  case spv::OpConvertPtrToU:
+  case spv::OpConvertUToPtr:
+  case spv::OpPtrCastToGeneric:
+  case spv::OpGenericCastToPtr: {
+    const uint32_t from = affinePairs_.at(instruction.idOperand(0));
+    const uint32_t fromBytes =
+        runtime::scalarSize(makeScalar(resultTypes_.at(instruction.idOperand(0))));
+    if (fromBytes == bytes)
+      emit(runtime::copyComponentsHandler(bytes, Shape{false, {false}}), result, {from}, 2);
+    else
+      emit(runtime::affineTruncateHandler(fromBytes, bytes), result, {from}, 1);
+    break;
+  }
+  default: // the access chains
+    lowerAffineChain(instruction, result);
+    break;
+  }
+  if (laneForms_.count(instruction.result))
+    emit(runtime::affineMaterialiseHandler(bytes), values_.at(instruction.result).offset, {result},
+         1);
+  return true;
+}
+
+// An access chain's pointer pair: the base, then each index step, as
+// lowerAccessChain computes the lanes' pointers.
+void KernelLowering::lowerAffineChain(const Instruction &instruction, uint32_t result) {
+  const bool ptrChain = instruction.opcode == spv::OpPtrAccessChain ||
+                        instruction.opcode == spv::OpInBoundsPtrAccessChain;
+  uint32_t current = typeOf(module_, resultTypes_.at(instruction.idOperand(0))).element;
+  auto [reg, affine] = affineOperand(instruction.idOperand(0), instruction);
+  uint64_t displacement = 0;
+  // The steps write fresh registers; the last one the result.
+  struct Step {
+    uint32_t index;
+    uint64_t stride;
+  };
+  std::vector<Step> steps;
+  auto addIndex = [&](uint32_t indexId, uint64_t stride) {
+    if (auto constant = module_.constantValue(indexId)) {
+      const Type &indexType = typeOf(module_, module_.constant(indexId)->type);
+      int64_t index = static_cast<int64_t>(*constant);
+      if (indexType.width == 32)
+        index = static_cast<int32_t>(*constant);
+      displacement += static_cast<uint64_t>(index) * stride;
+      return;
+    }
+    steps.push_back({indexId, stride});
+  };
+  size_t first = 1;
+  if (ptrChain) {
+    addIndex(instruction.idOperand(1), byteSize(module_, current));
+    first = 2;
+  }
+  for (size_t i = first; i < instruction.operands.size(); ++i) {
+    const Type &type = typeOf(module_, current);
+    const uint32_t indexId = instruction.idOperand(i);
+    if (type.kind == Type::Kind::Struct) {
+      const auto member = module_.constantValue(indexId);
+      if (!member)
+        fail(instruction, "a struct member index must be a constant");
+      displacement += memberOffsets(module_, current).at(*member);
+      current = type.members.at(*member);
+    } else {
+      addIndex(indexId, byteSize(module_, type.element));
+      current = type.element;
+    }
+  }
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const auto [index, indexAffine] = affineOperand(steps[i].index, instruction);
+    const uint32_t indexBytes =
+        runtime::scalarSize(makeScalar(resultTypes_.count(steps[i].index)
+                                           ? resultTypes_.at(steps[i].index)
+                                           : module_.constant(steps[i].index)->type));
+    const bool last = i + 1 == steps.size() && displacement == 0;
+    const uint32_t next = last ? result : allocate(16, false);
+    emit(runtime::affineOffsetHandler(indexBytes, affine, indexAffine), next, {reg, index}, 1, 0,
+         steps[i].stride);
+    reg = next;
+    affine = true;
+  }
+  if (displacement != 0 || steps.empty())
+    emit(runtime::affineOffsetHandler(0, true, false), result, {reg}, 1, 0, displacement);
+}
+
+// A load or store through an affine pointer.
+bool KernelLowering::lowerAffineAccess(const Instruction &instruction) {
+  const uint32_t pointer = affinePairs_.at(instruction.idOperand(0));
+  if (instruction.opcode == spv::OpLoad) {
+    const Value &r = values_.at(instruction.result);
+    emit(runtime::affineLoadHandler(r.elementBytes()), r.offset, {pointer}, r.components);
+    return true;
+  }
+  const Value &value = use(instruction.idOperand(1), instruction);
+  emit(runtime::affineStoreHandler(value.elementBytes(), value.varying), 0,
+       {pointer, value.offset}, value.components);
+  return true;
+}
+
+} // namespace lanewise::spirv::lowering

@@ -1,0 +1,340 @@
+// Addresses and values affine in the work-item id (kernels in cl/affine.cl):
+// loads and stores through them in every element size and vector width, with
+// every stride (the element's, others, zero, negative), partial work-groups,
+// divergence, a value read after a loop that work-items leave at different
+// iterations, and 1D and 2D ranges whose warps do or do not lie in one row of
+// their work-group. The expected values are computed here from the kernels'
+// definitions; loads and stores copy bit patterns, so integers and floats
+// (small integers in them) compare exactly.
+#include "harness.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace lanewise::test {
+namespace {
+
+const char *const variants[] = {"", "-O0"};
+std::string label(const std::string &variant) { return variant.empty() ? "-O2" : variant; }
+
+// Sizes that leave the last work-group (and warp) partial, and local sizes
+// of one warp, several warps, part of a warp and a single work-item.
+struct Range {
+  size_t global, local;
+};
+const Range ranges[] = {{1000, 128}, {1000, 256}, {300, 100}, {517, 64}, {33, 1}};
+
+template <typename T> std::vector<T> pattern(size_t n, int salt) {
+  std::vector<T> v(n);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = static_cast<T>(int((i * 37 + salt) % 101) - 50);
+  return v;
+}
+
+class Affine : public SharedContextTest {
+protected:
+  cl_kernel kernel(const std::string &name, const std::string &variant) {
+    return cachedKernel("affine", name, variant);
+  }
+
+  template <typename T> void scalarCases(const std::string &type) {
+    for (const std::string variant : variants)
+      for (const Range r : ranges) {
+        const std::string where = type + " " + label(variant) + " global " +
+                                  std::to_string(r.global) + " local " + std::to_string(r.local);
+        {
+          // copy: i < n, every third skipped.
+          const size_t n = r.global - 5;
+          const std::vector<T> in = pattern<T>(r.global, 1);
+          const std::vector<T> before = pattern<T>(r.global, 2);
+          cl_mem I = buffer(in), O = buffer(before);
+          cl_kernel k = kernel("copy_" + type, variant);
+          ASSERT_NE(k, nullptr);
+          setArgs(k, I, O, cl_ulong(n));
+          run(k, {r.global}, {r.local});
+          const std::vector<T> out = read<T>(O, r.global);
+          for (size_t i = 0; i < r.global; ++i) {
+            const T expected = i < n && i % 3 != 1 ? T(in[i] + T(1)) : before[i];
+            ASSERT_EQ(out[i], expected) << "copy " << where << " at " << i;
+          }
+        }
+        for (const long stride : {1L, 2L, 3L, 0L, -1L, -2L}) {
+          // gather: out[i] = in[first + i * stride].
+          const size_t n = r.global;
+          const size_t span = n * (stride < 0 ? -stride : (stride ? stride : 1)) + 4;
+          const long first = stride < 0 ? long(span) - 2 : 1;
+          const std::vector<T> in = pattern<T>(span, 3);
+          cl_mem I = buffer(in), O = this->template buffer<T>(n);
+          cl_kernel k = kernel("gather_" + type, variant);
+          ASSERT_NE(k, nullptr);
+          setArgs(k, I, O, cl_long(first), cl_long(stride));
+          run(k, {n}, {r.local});
+          const std::vector<T> out = read<T>(O, n);
+          for (size_t i = 0; i < n; ++i)
+            ASSERT_EQ(out[i], in[size_t(first + long(i) * stride)])
+                << "gather stride " << stride << " " << where << " at " << i;
+        }
+        for (const long stride : {1L, 2L, 5L}) {
+          // scatter: out[first + i * stride] = in[i]; nothing else written.
+          const size_t n = r.global;
+          const long first = 3;
+          const size_t span = size_t(first) + n * size_t(stride) + 2;
+          const std::vector<T> in = pattern<T>(n, 4), before = pattern<T>(span, 5);
+          cl_mem I = buffer(in), O = buffer(before);
+          cl_kernel k = kernel("scatter_" + type, variant);
+          ASSERT_NE(k, nullptr);
+          setArgs(k, I, O, cl_long(first), cl_long(stride));
+          run(k, {n}, {r.local});
+          const std::vector<T> out = read<T>(O, span);
+          std::vector<T> expected = before;
+          for (size_t i = 0; i < n; ++i)
+            expected[size_t(first) + i * size_t(stride)] = in[i];
+          for (size_t j = 0; j < span; ++j)
+            ASSERT_EQ(out[j], expected[j]) << "scatter stride " << stride << " " << where << " at "
+                                           << j;
+        }
+      }
+  }
+
+  // Vector pointers (a 3-vector's element takes four components) and vloadn /
+  // vstoren (three), doubled; vstoren by even work-items only.
+  template <typename T> void vectorCases(const std::string &type) {
+    for (const std::string variant : variants)
+      for (const Range r : ranges)
+        for (const size_t n : {2, 3, 4, 8, 16}) {
+          const std::string where = type + std::to_string(n) + " " + label(variant) + " global " +
+                                    std::to_string(r.global) + " local " + std::to_string(r.local);
+          {
+            const size_t slot = n == 3 ? 4 : n;
+            const std::vector<T> in = pattern<T>(r.global * slot, 6);
+            cl_mem I = buffer(in), O = this->template buffer<T>(r.global * slot);
+            cl_kernel k = kernel("vptr_" + type + std::to_string(n), variant);
+            ASSERT_NE(k, nullptr);
+            setArgs(k, I, O);
+            run(k, {r.global}, {r.local});
+            const std::vector<T> out = read<T>(O, r.global * slot);
+            for (size_t i = 0; i < r.global; ++i)
+              for (size_t c = 0; c < n; ++c)
+                ASSERT_EQ(out[i * slot + c], T(in[i * slot + c] * T(2)))
+                    << "vector pointer " << where << " item " << i << " component " << c;
+          }
+          {
+            const std::vector<T> in = pattern<T>(r.global * n, 7);
+            const std::vector<T> before = pattern<T>(r.global * n, 8);
+            cl_mem I = buffer(in), O = buffer(before);
+            cl_kernel k = kernel("vload_" + type + std::to_string(n), variant);
+            ASSERT_NE(k, nullptr);
+            setArgs(k, I, O);
+            run(k, {r.global}, {r.local});
+            const std::vector<T> out = read<T>(O, r.global * n);
+            for (size_t i = 0; i < r.global; ++i)
+              for (size_t c = 0; c < n; ++c) {
+                const T expected = i % 2 == 0 ? T(in[i * n + c] * T(2)) : before[i * n + c];
+                ASSERT_EQ(out[i * n + c], expected)
+                    << "vload/vstore " << where << " item " << i << " component " << c;
+              }
+          }
+        }
+  }
+};
+
+
+
+TEST_F(Affine, ScalarLoadsAndStoresOfEverySize) {
+  scalarCases<cl_char>("char");
+  scalarCases<cl_short>("short");
+  scalarCases<cl_int>("int");
+  scalarCases<cl_long>("long");
+  scalarCases<cl_float>("float");
+  scalarCases<cl_double>("double");
+}
+
+TEST_F(Affine, VectorLoadsAndStoresOfEveryWidth) {
+  vectorCases<cl_char>("char");
+  vectorCases<cl_short>("short");
+  vectorCases<cl_int>("int");
+  vectorCases<cl_long>("long");
+  vectorCases<cl_float>("float");
+  vectorCases<cl_double>("double");
+}
+
+// Halves of small integers: exact in half and float.
+cl_half halfOf(int v) {
+  float f = float(v);
+  std::uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (v == 0)
+    return 0;
+  const std::uint32_t sign = (bits >> 16) & 0x8000, exponent = (bits >> 23) & 0xff,
+                      mantissa = bits & 0x7fffff;
+  return cl_half(sign | ((exponent - 127 + 15) << 10) | (mantissa >> 13));
+}
+
+TEST_F(Affine, HalfLoadsAndStores) {
+  for (const std::string variant : variants)
+    for (const Range r : ranges) {
+      const std::string where = label(variant) + " global " + std::to_string(r.global) +
+                                " local " + std::to_string(r.local);
+      std::vector<cl_half> in(r.global * 4);
+      for (size_t j = 0; j < in.size(); ++j)
+        in[j] = halfOf(int(j % 50) - 25);
+      {
+        cl_mem I = buffer(in), O = buffer<cl_half>(r.global * 4);
+        cl_kernel k = kernel("halves4", variant);
+        ASSERT_NE(k, nullptr);
+        setArgs(k, I, O);
+        run(k, {r.global}, {r.local});
+        const std::vector<cl_half> out = read<cl_half>(O, r.global * 4);
+        for (size_t j = 0; j < out.size(); ++j)
+          ASSERT_EQ(out[j], halfOf(2 * (int(j % 50) - 25))) << "vstore_half4 " << where << " at " << j;
+      }
+      {
+        std::vector<cl_half> before(r.global * 4, 0x7777);
+        cl_mem I = buffer(in), O = buffer(before);
+        cl_kernel k = kernel("halves_aligned3", variant);
+        ASSERT_NE(k, nullptr);
+        setArgs(k, I, O);
+        run(k, {r.global}, {r.local});
+        const std::vector<cl_half> out = read<cl_half>(O, r.global * 4);
+        for (size_t j = 0; j < out.size(); ++j) {
+          // vstorea_half3 writes three halves of each four.
+          const cl_half expected = j % 4 == 3 ? cl_half(0x7777) : halfOf(int(j % 50) - 25 + 1);
+          ASSERT_EQ(out[j], expected) << "vstorea_half3 " << where << " at " << j;
+        }
+      }
+      {
+        cl_mem I = buffer(in), O = buffer<float>(r.global);
+        cl_kernel k = kernel("halves1", variant);
+        ASSERT_NE(k, nullptr);
+        setArgs(k, I, O);
+        const size_t items = r.global / 2;
+        run(k, {items}, {std::min(r.local, items)});
+        const std::vector<float> out = read<float>(O, items);
+        for (size_t i = 0; i < items; ++i)
+          ASSERT_EQ(out[i], float(int((2 * i + 1) % 50) - 25)) << "vload_half " << where << " at " << i;
+      }
+    }
+}
+
+TEST_F(Affine, ValuesStoredComparedNarrowedAndShifted) {
+  for (const std::string variant : variants)
+    for (const Range r : ranges)
+      for (const cl_ulong scale : {cl_ulong(0), cl_ulong(3), ~cl_ulong(0)}) {
+        cl_mem W = buffer<cl_ulong>(r.global), N = buffer<cl_uint>(r.global),
+               F = buffer<cl_int>(r.global);
+        cl_kernel k = kernel("values", variant);
+        ASSERT_NE(k, nullptr);
+        setArgs(k, W, N, F, scale);
+        run(k, {r.global}, {r.local});
+        const auto wide = read<cl_ulong>(W, r.global);
+        const auto narrow = read<cl_uint>(N, r.global);
+        const auto flags = read<cl_int>(F, r.global);
+        for (size_t i = 0; i < r.global; ++i) {
+          const std::string where = label(variant) + " global " + std::to_string(r.global) +
+                                    " local " + std::to_string(r.local) + " scale " +
+                                    std::to_string(scale) + " at " + std::to_string(i);
+          ASSERT_EQ(wide[i], cl_ulong(i) * scale + 7) << where;
+          ASSERT_EQ(narrow[i], cl_uint(i << 3) - cl_uint(i % r.local)) << where;
+          ASSERT_EQ(flags[i], int(i) * 2 + 1 > 40 ? 1 : 0) << where;
+        }
+      }
+}
+
+TEST_F(Affine, NarrowIndicesPointersAndLocalMemory) {
+  for (const std::string variant : variants)
+    for (const Range r : ranges) {
+      const std::string where = label(variant) + " global " + std::to_string(r.global) +
+                                " local " + std::to_string(r.local);
+      {
+        const int first = int(2 * r.global + 3);
+        const std::vector<float> in = pattern<float>(size_t(first) + 1, 9);
+        cl_mem I = buffer(in), O = buffer<float>(r.global);
+        cl_kernel k = kernel("int_index", variant);
+        ASSERT_NE(k, nullptr);
+        setArgs(k, I, O, cl_int(first));
+        run(k, {r.global}, {r.local});
+        const auto out = read<float>(O, r.global);
+        for (size_t i = 0; i < r.global; ++i)
+          ASSERT_EQ(out[i], in[size_t(first - 2 * int(i))]) << "int index " << where << " at " << i;
+      }
+      {
+        cl_mem I = buffer<float>(3 * r.global), O = buffer<cl_ulong>(r.global);
+        cl_kernel k = kernel("addresses", variant);
+        ASSERT_NE(k, nullptr);
+        setArgs(k, I, O);
+        run(k, {r.global}, {r.local});
+        const auto out = read<cl_ulong>(O, r.global);
+        for (size_t i = 0; i < r.global; ++i)
+          ASSERT_EQ(out[i], cl_ulong(12 * i)) << "addresses " << where << " at " << i;
+      }
+      if (r.local <= 256 && r.global % r.local == 0) {
+        const std::vector<int> in = pattern<int>(r.global, 10);
+        cl_mem I = buffer(in), O = buffer<int>(r.global);
+        cl_kernel k = kernel("local_reverse", variant);
+        ASSERT_NE(k, nullptr);
+        setArgs(k, I, O);
+        run(k, {r.global}, {r.local});
+        const auto out = read<int>(O, r.global);
+        for (size_t i = 0; i < r.global; ++i) {
+          const size_t g = i / r.local, l = i % r.local;
+          ASSERT_EQ(out[i], in[g * r.local + r.local - 1 - l]) << "local " << where << " at " << i;
+        }
+      }
+    }
+}
+
+TEST_F(Affine, ValueOfALoopThatWorkItemsLeaveAtDifferentIterations) {
+  for (const std::string variant : variants)
+    for (const Range r : ranges) {
+      std::vector<cl_ulong> in(r.global + 8);
+      for (size_t j = 0; j < in.size(); ++j)
+        in[j] = 1000 * j;
+      cl_mem O = buffer<cl_ulong>(r.global), I = buffer(in);
+      cl_kernel k = kernel("loop_exit", variant);
+      ASSERT_NE(k, nullptr);
+      setArgs(k, O, I);
+      run(k, {r.global}, {r.local});
+      const auto out = read<cl_ulong>(O, r.global);
+      for (size_t i = 0; i < r.global; ++i) {
+        const size_t trips = i % 7;
+        const cl_ulong last = trips ? i * 5 + trips - 1 : 0;
+        const cl_ulong loaded = trips ? in[i + trips - 1] : in[0];
+        ASSERT_EQ(out[i], last + loaded) << label(variant) << " global " << r.global << " local "
+                                         << r.local << " at " << i;
+      }
+    }
+}
+
+// 2D ranges: warps that lie in one row of their work-group (a local size in
+// x of a whole number of warps, or rows of one work-group) and warps that
+// span rows (16 x 8), with partial work-groups in x and in y.
+TEST_F(Affine, TwoDimensionalRangesWithAndWithoutRowWarps) {
+  struct Case {
+    size_t global[2], local[2];
+  };
+  const Case cases[] = {{{256, 6}, {128, 2}}, {{512, 4}, {256, 1}}, {{300, 5}, {128, 2}},
+                        {{64, 24}, {16, 8}},  {{40, 7}, {16, 4}},   {{1024, 3}, {1024, 1}},
+                        {{200, 9}, {100, 3}}, {{33, 33}, {1, 1}}};
+  for (const std::string variant : variants)
+    for (const Case &c : cases) {
+      const size_t w = c.global[0], h = c.global[1];
+      const std::vector<int> in = pattern<int>(w * h, 11);
+      cl_mem I = buffer(in), O = buffer<int>(w * h);
+      cl_kernel k = kernel("rows", variant);
+      ASSERT_NE(k, nullptr);
+      setArgs(k, I, O, cl_ulong(w));
+      run(k, {w, h}, {c.local[0], c.local[1]});
+      const auto out = read<int>(O, w * h);
+      for (size_t y = 0; y < h; ++y)
+        for (size_t x = 0; x < w; ++x)
+          ASSERT_EQ(out[y * w + x], in[y * w + x] + int(y))
+              << label(variant) << " " << w << "x" << h << " local " << c.local[0] << "x"
+              << c.local[1] << " at (" << x << ", " << y << ")";
+    }
+}
+
+} // namespace
+} // namespace lanewise::test

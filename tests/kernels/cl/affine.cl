@@ -1,0 +1,117 @@
+// Kernels whose addresses and values are affine in the work-item id (the
+// x components of the global and local ids, and what adds, subtracts,
+// multiplies by a uniform value, shifts or truncates them), in every element
+// size and vector width, with partial work-groups, divergence, strides
+// other than the element's, loops that work-items leave at different
+// iterations, and 2D ranges.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+// in[i] + 1 into out[i] for i < n, every third work-item skipped.
+#define SCALAR(T)                                                                              \
+  __kernel void copy_##T(__global const T *in, __global T *out, ulong n) {                     \
+    const size_t i = get_global_id(0);                                                         \
+    if (i < n && i % 3 != 1)                                                                   \
+      out[i] = in[i] + (T)1;                                                                   \
+  }                                                                                            \
+  /* out[i] = in[first + i * stride], any stride (0, negative). */                             \
+  __kernel void gather_##T(__global const T *in, __global T *out, long first, long stride) {   \
+    const size_t i = get_global_id(0);                                                         \
+    out[i] = in[first + (long)i * stride];                                                     \
+  }                                                                                            \
+  /* out[first + i * stride] = in[i], a positive stride. */                                    \
+  __kernel void scatter_##T(__global const T *in, __global T *out, long first, long stride) {  \
+    const size_t i = get_global_id(0);                                                         \
+    out[first + (long)i * stride] = in[i];                                                     \
+  }
+SCALAR(char)
+SCALAR(short)
+SCALAR(int)
+SCALAR(long)
+SCALAR(float)
+SCALAR(double)
+
+// Vector pointers (a 3-vector takes 16 bytes) and vloadn / vstoren (a
+// vload3 takes 12), doubled, every other work-item skipped by vstore.
+#define VECTOR(T, N)                                                                           \
+  __kernel void vptr_##T##N(__global const T##N *in, __global T##N *out) {                     \
+    const size_t i = get_global_id(0);                                                         \
+    out[i] = in[i] * (T)2;                                                                     \
+  }                                                                                            \
+  __kernel void vload_##T##N(__global const T *in, __global T *out) {                          \
+    const size_t i = get_global_id(0);                                                         \
+    const T##N v = vload##N(i, in) * (T)2;                                                     \
+    if (i % 2 == 0)                                                                            \
+      vstore##N(v, i, out);                                                                    \
+  }
+#define VECTORS(T)                                                                             \
+  VECTOR(T, 2) VECTOR(T, 3) VECTOR(T, 4) VECTOR(T, 8) VECTOR(T, 16)
+VECTORS(char)
+VECTORS(short)
+VECTORS(int)
+VECTORS(long)
+VECTORS(float)
+VECTORS(double)
+
+// Halves: vload_half4 and vstore_half4, vloada_half3 and vstorea_half3.
+__kernel void halves4(__global const half *in, __global half *out) {
+  const size_t i = get_global_id(0);
+  vstore_half4(vload_half4(i, in) * 2.0f, i, out);
+}
+__kernel void halves_aligned3(__global const half *in, __global half *out) {
+  const size_t i = get_global_id(0);
+  vstorea_half3(vloada_half3(i, in) + 1.0f, i, out);
+}
+__kernel void halves1(__global const half *in, __global float *out) {
+  const size_t i = get_global_id(0);
+  out[i] = vload_half(2 * i + 1, in);
+}
+
+// Affine values as values: stored, compared, narrowed and shifted.
+__kernel void values(__global ulong *wide, __global uint *narrow, __global int *flags,
+                     ulong scale) {
+  const size_t i = get_global_id(0);
+  wide[i] = i * scale + 7;
+  narrow[i] = (uint)(i << 3) - (uint)get_local_id(0);
+  flags[i] = (int)i * 2 + 1 > 40;
+}
+
+// A 32-bit index, sign-extended per work-item.
+__kernel void int_index(__global const float *in, __global float *out, int first) {
+  const int i = (int)get_global_id(0);
+  out[i] = in[first - 2 * i];
+}
+
+// Pointers as values: the address of each work-item's element.
+__kernel void addresses(__global const float *in, __global ulong *out) {
+  const size_t i = get_global_id(0);
+  out[i] = (ulong)(in + 3 * i) - (ulong)in;
+}
+
+// __local memory: each group reversed through a __local array.
+__kernel void local_reverse(__global const int *in, __global int *out) {
+  __local int t[256];
+  const size_t l = get_local_id(0), size = get_local_size(0);
+  t[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[size - 1 - l];
+}
+
+// A value defined in a loop that work-items leave at different iterations
+// and read after it.
+__kernel void loop_exit(__global ulong *out, __global const ulong *in) {
+  const size_t i = get_global_id(0);
+  ulong last = 0;
+  __global const ulong *p = in;
+  for (uint k = 0; k < i % 7; ++k) {
+    last = i * 5 + k;
+    p = in + i + k;
+  }
+  out[i] = last + *p;
+}
+
+// 2D: out[y][x] = in[y][x] + y, row-major, width w.
+__kernel void rows(__global const int *in, __global int *out, ulong w) {
+  const size_t x = get_global_id(0), y = get_global_id(1);
+  out[y * w + x] = in[y * w + x] + (int)y;
+}
