@@ -11,6 +11,7 @@
 #include "runtime/shapes.h"
 
 #include <cstring>
+#include <limits>
 
 namespace lanewise::runtime {
 
@@ -114,6 +115,81 @@ template <typename T> void materialise(const Instruction &in, ExecutionState &s)
   }
 }
 
+// An integer comparison of a pair with a uniform value (either side): the
+// Bool of each active lane, without its lane form.
+template <typename T, BinaryOp Op, bool AA, bool BA>
+void compare(const Instruction &in, ExecutionState &s) {
+  const Pair<T> a = pairAt<T, AA>(s, in.operand[0]), b = pairAt<T, BA>(s, in.operand[1]);
+  using S = std::make_signed_t<T>;
+  auto test = [&](std::uint32_t l) -> std::uint8_t {
+    const T x = a.at(l), y = b.at(l);
+    using enum BinaryOp;
+    if constexpr (Op == IEqual) return x == y;
+    else if constexpr (Op == INotEqual) return x != y;
+    else if constexpr (Op == ULessThan) return x < y;
+    else if constexpr (Op == ULessThanEqual) return x <= y;
+    else if constexpr (Op == UGreaterThan) return x > y;
+    else if constexpr (Op == UGreaterThanEqual) return x >= y;
+    else if constexpr (Op == SLessThan) return S(x) < S(y);
+    else if constexpr (Op == SLessThanEqual) return S(x) <= S(y);
+    else if constexpr (Op == SGreaterThan) return S(x) > S(y);
+    else return S(x) >= S(y);
+  };
+  std::uint8_t *r = s.reg<std::uint8_t>(in.result);
+  const std::uint32_t n = s.laneCount;
+  if (s.fullMask) {
+    // An ordering of a sequence that does not wrap within the warp against
+    // a constant holds on an interval of lanes that contains the first or
+    // the last: when both agree, so do all (a bounds test `i < n`).
+    constexpr bool ordering = Op != BinaryOp::IEqual && Op != BinaryOp::INotEqual;
+    constexpr bool isSigned = Op == BinaryOp::SLessThan || Op == BinaryOp::SLessThanEqual ||
+                              Op == BinaryOp::SGreaterThan || Op == BinaryOp::SGreaterThanEqual;
+    if (ordering && n > 0) {
+      const Pair<T> p = AA ? a : b;
+      const __int128 first = isSigned ? __int128(S(p.base)) : __int128(p.base);
+      const __int128 last = first + __int128(S(p.stride)) * (n - 1);
+      const __int128 low = isSigned ? __int128(std::numeric_limits<S>::min()) : 0;
+      const __int128 high = isSigned ? __int128(std::numeric_limits<S>::max())
+                                     : __int128(std::numeric_limits<T>::max());
+      if (last >= low && last <= high && test(0) == test(n - 1)) {
+        std::memset(r, test(0), n);
+        return;
+      }
+    }
+    for (std::uint32_t l = 0; l < n; ++l)
+      r[l] = test(l);
+  } else {
+    const std::uint8_t *m = s.active;
+    for (std::uint32_t l = 0; l < n; ++l)
+      r[l] = m[l] ? test(l) : r[l];
+  }
+}
+
+template <typename T, BinaryOp Op> Handler compareFor(bool aAffine, bool bAffine) {
+  if (aAffine == bAffine)
+    return nullptr; // one pair and one uniform value
+  return aAffine ? &compare<T, Op, true, false> : &compare<T, Op, false, true>;
+}
+
+template <typename T> Handler compareOf(BinaryOp op, bool aAffine, bool bAffine) {
+  switch (op) {
+  case BinaryOp::IEqual: return compareFor<T, BinaryOp::IEqual>(aAffine, bAffine);
+  case BinaryOp::INotEqual: return compareFor<T, BinaryOp::INotEqual>(aAffine, bAffine);
+  case BinaryOp::ULessThan: return compareFor<T, BinaryOp::ULessThan>(aAffine, bAffine);
+  case BinaryOp::ULessThanEqual: return compareFor<T, BinaryOp::ULessThanEqual>(aAffine, bAffine);
+  case BinaryOp::UGreaterThan: return compareFor<T, BinaryOp::UGreaterThan>(aAffine, bAffine);
+  case BinaryOp::UGreaterThanEqual:
+    return compareFor<T, BinaryOp::UGreaterThanEqual>(aAffine, bAffine);
+  case BinaryOp::SLessThan: return compareFor<T, BinaryOp::SLessThan>(aAffine, bAffine);
+  case BinaryOp::SLessThanEqual: return compareFor<T, BinaryOp::SLessThanEqual>(aAffine, bAffine);
+  case BinaryOp::SGreaterThan: return compareFor<T, BinaryOp::SGreaterThan>(aAffine, bAffine);
+  case BinaryOp::SGreaterThanEqual:
+    return compareFor<T, BinaryOp::SGreaterThanEqual>(aAffine, bAffine);
+  default:
+    return nullptr;
+  }
+}
+
 // Between memory, where lane l's `components` elements are at base + l *
 // stride, and a varying register, component-major.
 template <std::uint32_t Bytes> struct Memory {
@@ -185,6 +261,17 @@ Handler affineArithmeticHandler(AffineOp op, std::uint32_t elementBytes, bool aA
     return pick.template operator()<std::uint32_t>();
   case 8:
     return pick.template operator()<std::uint64_t>();
+  default:
+    return nullptr;
+  }
+}
+
+Handler affineCompareHandler(BinaryOp op, std::uint32_t elementBytes, bool aAffine, bool bAffine) {
+  switch (elementBytes) {
+  case 4:
+    return compareOf<std::uint32_t>(op, aAffine, bAffine);
+  case 8:
+    return compareOf<std::uint64_t>(op, aAffine, bAffine);
   default:
     return nullptr;
   }

@@ -131,6 +131,9 @@ enum class AffineOp : std::uint8_t { Add, Sub, Mul, ShiftLeft };
 // count.
 Handler affineArithmeticHandler(AffineOp op, std::uint32_t elementBytes, bool aAffine,
                                 bool bAffine);
+// An integer comparison (IEqual to SLessThanEqual) of a pair with a uniform
+// value, either side: a varying Bool.
+Handler affineCompareHandler(BinaryOp op, std::uint32_t elementBytes, bool aAffine, bool bAffine);
 // The low bytes of a pair (an integer conversion to a narrower type).
 Handler affineTruncateHandler(std::uint32_t fromBytes, std::uint32_t toBytes);
 // A pointer pair: operand[0] (pointer, pair or uniform) + operand[1] (a

@@ -9,6 +9,10 @@
 #include <cstring>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace lanewise::runtime {
 
 namespace {
@@ -122,14 +126,24 @@ void expand(const std::uint64_t *mask, std::uint32_t lanes, std::uint8_t *bytes)
   }
 }
 
-// The lanes of `within` whose Bool (0 or 1) is set, eight lanes at a time:
-// the multiplication gathers the low bit of each byte into the top byte.
+// The lanes of `within` whose Bool (0 or 1) is set: sixteen lanes at a
+// time in SSE2 (each byte's low bit shifted to its sign bit, then gathered),
+// eight at a time otherwise (the multiplication gathers the low bit of each
+// byte into the top byte).
 void bitsOf(const std::uint8_t *values, std::uint32_t lanes, const std::uint64_t *within,
             std::uint64_t *out, std::uint32_t words) {
   for (std::uint32_t k = 0; k < words; ++k) {
     std::uint64_t word = 0;
     const std::uint32_t first = k * 64, last = std::min(lanes, first + 64);
-    for (std::uint32_t l = first; l < last; l += 8) {
+    std::uint32_t l = first;
+#if defined(__SSE2__)
+    for (; l + 16 <= last; l += 16) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i *>(values + l));
+      const auto bits = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_slli_epi64(bytes, 7)));
+      word |= std::uint64_t(bits) << (l - first);
+    }
+#endif
+    for (; l < last; l += 8) {
       std::uint64_t x = 0;
       std::memcpy(&x, values + l, std::min<std::uint32_t>(8, last - l));
       x &= 0x0101010101010101ull;
@@ -171,7 +185,9 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
   const std::uint32_t words = maskWords(s.width);
   const std::uint32_t blockWords = maskWords(static_cast<std::uint32_t>(code.blocks.size()));
   const MaskOps ops{words};
-  Mask all{};
+  // Masks are read and written `words` words at a time: only those are set.
+  Mask all;
+  std::fill_n(all.data(), words, 0);
   setLowLanes(all.data(), n);
   std::uint8_t *edgeMask = control.scratchMask;
 
@@ -197,14 +213,15 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
   const std::uint32_t subgroupSize = s.group->subgroupSize;
   const std::uint32_t subgroups = (n + subgroupSize - 1) / subgroupSize;
   std::uint32_t focus = noFocus, backEdges = 0, turns = 0;
-  Mask focusLanes = all;
+  Mask focusLanes;
+  std::copy_n(all.data(), words, focusLanes.data());
   auto setFocus = [&](std::uint32_t subgroup) {
     focus = subgroup;
-    focusLanes = Mask{};
     if (subgroup == noFocus) {
-      focusLanes = all;
+      std::copy_n(all.data(), words, focusLanes.data());
       return;
     }
+    std::fill_n(focusLanes.data(), words, 0);
     for (std::uint32_t l = subgroup * subgroupSize; l < std::min(n, (subgroup + 1) * subgroupSize);
          ++l)
       focusLanes[l / 64] |= std::uint64_t(1) << (l % 64);
@@ -282,7 +299,7 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
   KernelStats *const stats = s.stats;
   const Watchdog *const watchdog = s.watchdog;
 
-  Mask lanes{}, taken{}, notTaken{};
+  Mask lanes, taken, notTaken;
   std::uint32_t current = next(lanes);
   while (current != noBlock) {
     leave(current, lanes);

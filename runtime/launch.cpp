@@ -51,8 +51,17 @@ Buffer allocate(std::size_t bytes) {
 struct LocalIds {
   std::vector<std::uint32_t> id[3];
   std::vector<std::uint32_t> linear;
+  // What the ids were computed for: they depend on nothing else, so the
+  // next work-group of the same size reuses them.
+  std::uint64_t size[3] = {}, first = ~std::uint64_t(0), lanes = 0;
 
   void compute(const WorkGroupInfo &g, std::uint32_t first, std::uint32_t lanes) {
+    if (first == this->first && lanes == this->lanes && g.localSize[0] == size[0] &&
+        g.localSize[1] == size[1] && g.localSize[2] == size[2])
+      return;
+    this->first = first;
+    this->lanes = lanes;
+    std::copy(g.localSize, g.localSize + 3, size);
     for (auto &v : id)
       v.resize(lanes);
     linear.resize(lanes);
@@ -102,7 +111,7 @@ struct WorkerContext {
   std::vector<std::uint32_t> localWriter, localReader;  // the race check's
   std::vector<std::uint32_t> localWriterSite, localReaderSite;
   RaceEpochs raceEpochs;
-  LocalIds localIds;
+  std::vector<LocalIds> localIds; // of each warp
 };
 
 unsigned threadsFromEnvironment() {
@@ -322,6 +331,7 @@ void prepareContext(WorkerContext &context, const LaunchPlan &plan) {
   context.atBarrier.resize(words * warps);
   context.scratch.resize(code.width);
   context.states.resize(warps);
+  context.localIds.resize(warps);
   context.asyncReached.resize(std::size_t(code.asyncCopySites) * warps + 1);
   context.asyncPerformed.resize(code.asyncCopySites + 1);
 
@@ -524,9 +534,10 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     s.watchdog = plan.watchdog;
     s.backwardBranches = 0;
     s.stats = plan.stats;
-    context.localIds.compute(group, s.firstLocalIndex, s.laneCount);
+    LocalIds &ids = context.localIds[warp];
+    ids.compute(group, s.firstLocalIndex, s.laneCount);
     for (const BuiltinRegister &builtin : code.builtins)
-      writeBuiltin(builtin, s, context.localIds);
+      writeBuiltin(builtin, s, ids);
     for (std::size_t i = 0; i < code.arguments.size(); ++i)
       if (code.arguments[i].kind == ArgumentBinding::Kind::LocalBuffer)
         store<std::uint64_t>(s.registers + code.arguments[i].offset,

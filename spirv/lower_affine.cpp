@@ -17,6 +17,24 @@ namespace lanewise::spirv::lowering {
 
 namespace {
 
+bool isIntegerComparison(spv::Op op) {
+  switch (op) {
+  case spv::OpIEqual:
+  case spv::OpINotEqual:
+  case spv::OpULessThan:
+  case spv::OpULessThanEqual:
+  case spv::OpUGreaterThan:
+  case spv::OpUGreaterThanEqual:
+  case spv::OpSLessThan:
+  case spv::OpSLessThanEqual:
+  case spv::OpSGreaterThan:
+  case spv::OpSGreaterThanEqual:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool isIdBuiltin(spv::BuiltIn builtin) {
   return builtin == spv::BuiltInGlobalInvocationId || builtin == spv::BuiltInLocalInvocationId;
 }
@@ -180,10 +198,11 @@ void KernelLowering::findAffineValues() {
   code_.rowWarps = true;
 }
 
-// The operand words of `instruction` that read an affine value's pair as
-// an address: the pointer of a load or store of a scalar or vector, and the
-// pointer and offset of vloadn, vstoren and their half forms when one is
-// affine and the other uniform. One bit per word index.
+// The operand words of `instruction` that read an affine value's pair: the
+// pointer of a load or store of a scalar or vector; the pointer and offset
+// of vloadn, vstoren and their half forms, and the operands of an integer
+// comparison, when one is affine and the other uniform. One bit per word
+// index.
 uint32_t KernelLowering::pairOperands(const Instruction &instruction,
                                       const std::function<bool(uint32_t)> &isAffine) const {
   auto uniform = [&](uint32_t id) { return !uniformity_.isVarying(id); };
@@ -220,6 +239,15 @@ uint32_t KernelLowering::pairOperands(const Instruction &instruction,
     if ((pointerAffine && (indexAffine ? indexWidth() == 64 : uniform(index))) ||
         (indexAffine && indexWidth() == 64 && uniform(pointer)))
       return (1u << offset) | (1u << (offset + 1));
+    return 0;
+  }
+  if (isIntegerComparison(instruction.opcode)) {
+    const uint32_t a = instruction.idOperand(0), b = instruction.idOperand(1);
+    auto type = resultTypes_.find(a);
+    if (type == resultTypes_.end() || typeOf(module_, type->second).kind != Type::Kind::Int)
+      return 0;
+    if ((isAffine(a) && uniform(b)) || (uniform(a) && isAffine(b)))
+      return 0b11;
     return 0;
   }
   if (instruction.opcode != spv::OpLoad && instruction.opcode != spv::OpStore)
@@ -293,9 +321,19 @@ bool KernelLowering::lowerAffine(const Instruction &instruction) {
     return true;
   const auto pair = affinePairs_.find(instruction.result);
   if (pair == affinePairs_.end()) {
-    if ((instruction.opcode == spv::OpLoad || instruction.opcode == spv::OpStore) &&
-        pairOperands(instruction, [&](uint32_t id) { return affinePairs_.count(id) != 0; }))
+    if (!pairAddressed(instruction))
+      return false;
+    if (instruction.opcode == spv::OpLoad || instruction.opcode == spv::OpStore)
       return lowerAffineAccess(instruction);
+    if (isIntegerComparison(instruction.opcode)) {
+      const auto [a, aAffine] = affineOperand(instruction.idOperand(0), instruction);
+      const auto [b, bAffine] = affineOperand(instruction.idOperand(1), instruction);
+      const uint32_t bytes =
+          runtime::scalarSize(makeScalar(resultTypes_.at(instruction.idOperand(0))));
+      emit(runtime::affineCompareHandler(*binaryOp(instruction.opcode), bytes, aAffine, bAffine),
+           values_.at(instruction.result).offset, {a, b}, 1);
+      return true;
+    }
     return false; // vloadn and vstoren: lowerVectorMemory
   }
   const uint32_t result = pair->second;

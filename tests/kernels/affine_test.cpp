@@ -243,6 +243,34 @@ TEST_F(Affine, ValuesStoredComparedNarrowedAndShifted) {
       }
 }
 
+TEST_F(Affine, ComparisonsWithUniformValues) {
+  for (const std::string variant : variants)
+    for (const Range r : ranges)
+      for (const cl_uint n : {cl_uint(0), cl_uint(100), cl_uint(r.global - 1)})
+        for (const cl_int bias : {-1000, 0, 0x7ffffff0}) {
+          cl_mem O = buffer<cl_int>(r.global);
+          cl_kernel k = kernel("compares", variant);
+          ASSERT_NE(k, nullptr);
+          setArgs(k, O, n, bias);
+          run(k, {r.global}, {r.local});
+          const auto out = read<cl_int>(O, r.global);
+          for (size_t i = 0; i < r.global; ++i) {
+            int bits = 0;
+            bits |= (i < n) << 0;
+            bits |= (cl_uint(i) - 5u < 10u) << 1;
+            // (int)i + bias wraps as the kernel's addition does.
+            bits |= (cl_int(cl_uint(i) + cl_uint(bias)) > 3) << 2;
+            bits |= (cl_long(100 - cl_long(i)) >= 50) << 3;
+            bits |= (i == 77) << 4;
+            bits |= (i != n) << 5;
+            bits |= (cl_uint(i * 0x40000000u) <= 0x80000000u) << 6;
+            bits |= (cl_int(cl_uint(i) << 28) < 0) << 7;
+            ASSERT_EQ(out[i], bits) << label(variant) << " global " << r.global << " local "
+                                    << r.local << " n " << n << " bias " << bias << " at " << i;
+          }
+        }
+}
+
 TEST_F(Affine, NarrowIndicesPointersAndLocalMemory) {
   for (const std::string variant : variants)
     for (const Range r : ranges) {

@@ -115,3 +115,19 @@ __kernel void rows(__global const int *in, __global int *out, ulong w) {
   const size_t x = get_global_id(0), y = get_global_id(1);
   out[y * w + x] = in[y * w + x] + (int)y;
 }
+
+// Comparisons of affine values with uniform ones: a bounds test, sequences
+// that wrap within a warp, falling sequences, equality; one bit each.
+__kernel void compares(__global int *out, uint n, int bias) {
+  const size_t i = get_global_id(0);
+  int bits = 0;
+  bits |= (i < n) << 0;
+  bits |= ((uint)i - 5u < 10u) << 1;
+  bits |= ((int)((uint)i + (uint)bias) > 3) << 2;
+  bits |= ((long)(100 - i) >= 50) << 3;
+  bits |= (i == 77) << 4;
+  bits |= (i != n) << 5;
+  bits |= ((uint)(i * 0x40000000u) <= 0x80000000u) << 6;
+  bits |= ((int)(i << 28) < 0) << 7;
+  out[i] = bits;
+}
