@@ -1,7 +1,7 @@
 // Between memory, where lane l's vector of n components lies at base + l *
 // n elements, and varying registers, where component c of lane l is at
 // c * width + l: the transposition that consecutive vector loads and stores
-// (vload4, float4 *) need.
+// (vload4, float4 *, vload_half8) need.
 #pragma once
 
 #include "runtime/shapes.h"
@@ -16,59 +16,102 @@
 
 namespace lanewise::runtime {
 
-// Four lanes of four 32-bit components at a time are a 4 x 4 transposition
-// in SSE2 registers (baseline x86-64); other forms go element by element.
+// In SSE2 registers (baseline x86-64), S lanes of S components of 16 / S
+// bytes are one S x S transposition of 128-bit rows: 2 x 2 of 64-bit, 4 x 4
+// of 32-bit, 8 x 8 of 16-bit elements. A transposition is its own inverse,
+// so loads and stores share it. Vectors whose component count is a
+// multiple of S go a block at a time; the rest element by element.
 #if defined(__SSE2__)
-inline void transpose4x4(__m128i &a, __m128i &b, __m128i &c, __m128i &d) {
-  const __m128i ab0 = _mm_unpacklo_epi32(a, b), cd0 = _mm_unpacklo_epi32(c, d);
-  const __m128i ab1 = _mm_unpackhi_epi32(a, b), cd1 = _mm_unpackhi_epi32(c, d);
-  a = _mm_unpacklo_epi64(ab0, cd0);
-  b = _mm_unpackhi_epi64(ab0, cd0);
-  c = _mm_unpacklo_epi64(ab1, cd1);
-  d = _mm_unpackhi_epi64(ab1, cd1);
+template <std::uint32_t S> inline void transpose(__m128i *v) {
+  if constexpr (S == 2) {
+    const __m128i a = _mm_unpacklo_epi64(v[0], v[1]), b = _mm_unpackhi_epi64(v[0], v[1]);
+    v[0] = a;
+    v[1] = b;
+  } else if constexpr (S == 4) {
+    const __m128i ab0 = _mm_unpacklo_epi32(v[0], v[1]), cd0 = _mm_unpacklo_epi32(v[2], v[3]);
+    const __m128i ab1 = _mm_unpackhi_epi32(v[0], v[1]), cd1 = _mm_unpackhi_epi32(v[2], v[3]);
+    v[0] = _mm_unpacklo_epi64(ab0, cd0);
+    v[1] = _mm_unpackhi_epi64(ab0, cd0);
+    v[2] = _mm_unpacklo_epi64(ab1, cd1);
+    v[3] = _mm_unpackhi_epi64(ab1, cd1);
+  } else {
+    static_assert(S == 8);
+    __m128i t[8], u[8];
+    for (int k = 0; k < 8; k += 2) {
+      t[k / 2] = _mm_unpacklo_epi16(v[k], v[k + 1]);     // components 0-3 of lanes k, k+1
+      t[k / 2 + 4] = _mm_unpackhi_epi16(v[k], v[k + 1]); // components 4-7
+    }
+    for (int h = 0; h < 8; h += 4) {
+      u[h + 0] = _mm_unpacklo_epi32(t[h + 0], t[h + 1]); // components 0-1 (4-5) of lanes 0-3
+      u[h + 1] = _mm_unpackhi_epi32(t[h + 0], t[h + 1]); // 2-3 (6-7) of lanes 0-3
+      u[h + 2] = _mm_unpacklo_epi32(t[h + 2], t[h + 3]); // 0-1 (4-5) of lanes 4-7
+      u[h + 3] = _mm_unpackhi_epi32(t[h + 2], t[h + 3]); // 2-3 (6-7) of lanes 4-7
+    }
+    for (int h = 0; h < 8; h += 4) {
+      v[h + 0] = _mm_unpacklo_epi64(u[h + 0], u[h + 2]);
+      v[h + 1] = _mm_unpackhi_epi64(u[h + 0], u[h + 2]);
+      v[h + 2] = _mm_unpacklo_epi64(u[h + 1], u[h + 3]);
+      v[h + 3] = _mm_unpackhi_epi64(u[h + 1], u[h + 3]);
+    }
+  }
+}
+
+// Lanes [0, result) of registers `r` from memory `base`, or into memory
+// when Store: whole blocks of S lanes.
+template <std::uint32_t Bytes, bool Store>
+inline std::uint32_t transposeBlocks(BitsT<Bytes> *r, std::byte *base, std::uint32_t components,
+                                     std::uint32_t lanes, std::uint32_t w) {
+  constexpr std::uint32_t S = 16 / Bytes;
+  if constexpr (S != 2 && S != 4 && S != 8) {
+    return 0;
+  } else {
+    if (components % S != 0)
+      return 0;
+    std::uint32_t first = 0;
+    __m128i v[S];
+    for (; first + S <= lanes; first += S)
+      for (std::uint32_t j = 0; j < components; j += S) {
+        // Lane first + k's components j .. j + S - 1, and component j + k's lanes.
+        auto memory = [&](std::uint32_t k) {
+          return reinterpret_cast<__m128i *>(base +
+                                             (std::size_t(first + k) * components + j) * Bytes);
+        };
+        auto row = [&](std::uint32_t k) {
+          return reinterpret_cast<__m128i *>(r + std::size_t(j + k) * w + first);
+        };
+        for (std::uint32_t k = 0; k < S; ++k)
+          v[k] = _mm_loadu_si128(Store ? row(k) : memory(k));
+        transpose<S>(v);
+        for (std::uint32_t k = 0; k < S; ++k)
+          _mm_storeu_si128(Store ? memory(k) : row(k), v[k]);
+      }
+    return first;
+  }
 }
 #endif
 
+// Registers from memory: component c of lane l is the element at base +
+// (l * components + c) * Bytes.
 template <std::uint32_t Bytes>
 inline void deinterleave(BitsT<Bytes> *r, const std::byte *base, std::uint32_t components,
-                        std::uint32_t lanes, std::uint32_t w) {
+                         std::uint32_t lanes, std::uint32_t w) {
   std::uint32_t first = 0;
 #if defined(__SSE2__)
-  if (Bytes == 4 && components == 4)
-    for (; first + 4 <= lanes; first += 4) {
-      const auto *p = reinterpret_cast<const __m128i *>(base + std::size_t(first) * 16);
-      __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1), c = _mm_loadu_si128(p + 2),
-              d = _mm_loadu_si128(p + 3);
-      transpose4x4(a, b, c, d);
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(r + first), a);
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(r + w + first), b);
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(r + 2 * w + first), c);
-      _mm_storeu_si128(reinterpret_cast<__m128i *>(r + 3 * w + first), d);
-    }
+  first = transposeBlocks<Bytes, false>(r, const_cast<std::byte *>(base), components, lanes, w);
 #endif
   for (std::uint32_t c = 0; c < components; ++c)
     for (std::uint32_t l = first; l < lanes; ++l)
       std::memcpy(&r[c * w + l], base + (std::size_t(l) * components + c) * Bytes, Bytes);
 }
 
+// Memory from registers, the other way.
 template <std::uint32_t Bytes>
 inline void interleave(std::byte *base, const BitsT<Bytes> *value, std::uint32_t components,
                        std::uint32_t lanes, std::uint32_t w) {
   std::uint32_t first = 0;
 #if defined(__SSE2__)
-  if (Bytes == 4 && components == 4)
-    for (; first + 4 <= lanes; first += 4) {
-      __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(value + first)),
-              b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(value + w + first)),
-              c = _mm_loadu_si128(reinterpret_cast<const __m128i *>(value + 2 * w + first)),
-              d = _mm_loadu_si128(reinterpret_cast<const __m128i *>(value + 3 * w + first));
-      transpose4x4(a, b, c, d);
-      auto *p = reinterpret_cast<__m128i *>(base + std::size_t(first) * 16);
-      _mm_storeu_si128(p, a);
-      _mm_storeu_si128(p + 1, b);
-      _mm_storeu_si128(p + 2, c);
-      _mm_storeu_si128(p + 3, d);
-    }
+  first = transposeBlocks<Bytes, true>(const_cast<BitsT<Bytes> *>(value), base, components, lanes,
+                                       w);
 #endif
   for (std::uint32_t c = 0; c < components; ++c)
     for (std::uint32_t l = first; l < lanes; ++l)

@@ -28,29 +28,32 @@ template <Scalar S> using ScalarT = typename ScalarType<S>::type;
 template <typename T> constexpr bool isFloat = std::is_floating_point_v<T> || std::is_same_v<T, half>;
 
 // A half widened to float, exactly, in integer operations and one float
-// subtraction of normal numbers: a loop of them vectorises, where the
-// compiler's own conversion is a library call per element on baseline
-// x86-64. A signalling NaN comes out quiet, as the conversion instruction
-// makes it.
-inline float widen(half value) {
-  const std::uint16_t h = std::bit_cast<std::uint16_t>(value);
+// subtraction, without a branch: a loop of them vectorises (the three forms
+// are computed and one is selected), where the compiler's own conversion is
+// a library call per element on baseline x86-64. A signalling NaN comes out
+// quiet, as the conversion instruction makes it.
+inline float widenBits(std::uint16_t h) {
   const std::uint32_t sign = std::uint32_t(h & 0x8000) << 16;
   const std::uint32_t magnitude = std::uint32_t(h & 0x7fff) << 13; // exponent and fraction
   const std::uint32_t exponent = magnitude & 0x0f800000;
-  // The exponent rebiased from 15 to 127.
-  std::uint32_t bits = magnitude + ((127 - 15) << 23);
-  if (exponent == 0x0f800000) {
-    // Infinity or NaN: the largest exponent; a NaN made quiet.
-    bits += (128 - 16) << 23;
-    if (magnitude & 0x007fe000)
-      bits |= 0x00400000;
-  } else if (exponent == 0) {
-    // Zero or subnormal: 2^-14 * (1 + f / 2^10) - 2^-14 is f * 2^-24, exact.
-    bits = std::bit_cast<std::uint32_t>(std::bit_cast<float>(bits + (1u << 23)) -
-                                        std::bit_cast<float>(0x38800000u));
-  }
+  // A normal number: the exponent rebiased from 15 to 127.
+  const std::uint32_t normal = magnitude + ((127 - 15) << 23);
+  // Infinity or NaN: the largest exponent; a NaN made quiet.
+  const std::uint32_t special = (normal + ((128 - 16) << 23)) |
+                                 std::uint32_t((magnitude & 0x007fe000) != 0) << 22;
+  // Zero or subnormal: 2^-14 * (1 + f / 2^10) - 2^-14 is f * 2^-24, exact.
+  const std::uint32_t small = std::bit_cast<std::uint32_t>(
+      std::bit_cast<float>(normal + (1u << 23)) - std::bit_cast<float>(0x38800000u));
+  // The selection as masks: the compiler keeps a ?: as a branch.
+  const std::uint32_t isSpecial = 0u - std::uint32_t(exponent == 0x0f800000);
+  const std::uint32_t isSmall = 0u - std::uint32_t(exponent == 0);
+  const std::uint32_t bits =
+      (special & isSpecial) | (small & isSmall) | (normal & ~(isSpecial | isSmall));
   return std::bit_cast<float>(bits | sign);
 }
+// (A loop over _Float16 values does not vectorise on baseline x86-64; one
+// over their bits does.)
+inline float widen(half value) { return widenBits(std::bit_cast<std::uint16_t>(value)); }
 
 // Unsigned integer type of the given size.
 template <std::uint32_t Bytes> struct Bits;
