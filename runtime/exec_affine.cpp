@@ -12,6 +12,7 @@
 
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace lanewise::runtime {
 
@@ -65,6 +66,21 @@ template <typename T, AffineOp Op> Handler arithmeticFor(bool aAffine, bool bAff
 template <typename From, typename To> void truncate(const Instruction &in, ExecutionState &s) {
   const Pair<From> a = pairAt<From, true>(s, in.operand[0]);
   setPair<To>(s, in.result, {To(a.base), To(a.stride)});
+}
+
+// Widening of a pair whose lanes do not wrap (the lowering proves it): the
+// first lane extended, and the stride as the exact difference of the first
+// two lanes.
+template <typename From, typename To, bool Signed>
+void widenPair(const Instruction &in, ExecutionState &s) {
+  const Pair<From> a = pairAt<From, true>(s, in.operand[0]);
+  auto extend = [](From v) {
+    if constexpr (Signed)
+      return To(std::make_signed_t<To>(std::make_signed_t<From>(v)));
+    else
+      return To(v);
+  };
+  setPair<To>(s, in.result, {extend(a.base), To(extend(From(a.base + a.stride)) - extend(a.base))});
 }
 
 // result = operand[0] + operand[1] * immediate: one index step of an access
@@ -190,6 +206,17 @@ template <typename T> Handler compareOf(BinaryOp op, bool aAffine, bool bAffine)
   }
 }
 
+// The active lanes lie in [first, last) (first == last: none), under a
+// partial mask.
+inline std::pair<std::uint32_t, std::uint32_t> activeSpan(const ExecutionState &s) {
+  std::uint32_t first = 0, last = s.laneCount;
+  while (first < last && !s.active[first])
+    ++first;
+  while (last > first && !s.active[last - 1])
+    --last;
+  return {first, last};
+}
+
 // Between memory, where lane l's `components` elements are at base + l *
 // stride, and a varying register, component-major.
 template <std::uint32_t Bytes> struct Memory {
@@ -205,6 +232,19 @@ template <std::uint32_t Bytes> struct Memory {
         std::memcpy(r, base, std::size_t(n) * Bytes);
       else
         deinterleave<Bytes>(r, base, components, n, w);
+      return;
+    }
+    if (components == 1 && p.stride == Bytes) {
+      // Some lanes: the elements between the first and the last active
+      // lane's lie in the object both point into, so they are read as one
+      // block and blended in.
+      const auto [first, last] = activeSpan(s);
+      const T *source = reinterpret_cast<const T *>(base);
+      for (std::uint32_t l = first; l < last; ++l) {
+        T value;
+        std::memcpy(&value, source + l, Bytes);
+        r[l] = s.active[l] ? value : r[l];
+      }
       return;
     }
     for (std::uint32_t c = 0; c < components; ++c) {
@@ -227,6 +267,22 @@ template <std::uint32_t Bytes> struct Memory {
           std::memcpy(base, value, std::size_t(n) * Bytes);
         else
           interleave<Bytes>(base, value, components, n, w);
+        return;
+      }
+    }
+    if constexpr (ValueVarying) {
+      if (components == 1 && p.stride == Bytes) {
+        // Some lanes: a run of active lanes is one block; no inactive lane's
+        // element is written, not even with what it held.
+        const auto [first, last] = activeSpan(s);
+        for (std::uint32_t l = first; l < last;) {
+          std::uint32_t end = l;
+          while (end < last && s.active[end])
+            ++end;
+          std::memcpy(base + std::size_t(l) * Bytes, value + l, std::size_t(end - l) * Bytes);
+          for (l = end; l < last && !s.active[l];)
+            ++l;
+        }
         return;
       }
     }
@@ -280,6 +336,13 @@ Handler affineCompareHandler(BinaryOp op, std::uint32_t elementBytes, bool aAffi
 Handler affineTruncateHandler(std::uint32_t fromBytes, std::uint32_t toBytes) {
   if (fromBytes == 8 && toBytes == 4)
     return &truncate<std::uint64_t, std::uint32_t>;
+  return nullptr;
+}
+
+Handler affineWidenHandler(std::uint32_t fromBytes, std::uint32_t toBytes, bool isSigned) {
+  if (fromBytes == 4 && toBytes == 8)
+    return isSigned ? &widenPair<std::uint32_t, std::uint64_t, true>
+                    : &widenPair<std::uint32_t, std::uint64_t, false>;
   return nullptr;
 }
 

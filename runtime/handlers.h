@@ -136,6 +136,9 @@ Handler affineArithmeticHandler(AffineOp op, std::uint32_t elementBytes, bool aA
 Handler affineCompareHandler(BinaryOp op, std::uint32_t elementBytes, bool aAffine, bool bAffine);
 // The low bytes of a pair (an integer conversion to a narrower type).
 Handler affineTruncateHandler(std::uint32_t fromBytes, std::uint32_t toBytes);
+// The extension of a pair whose lanes do not wrap, zero- or sign-: the
+// first lane extended, the stride the exact difference of the first two.
+Handler affineWidenHandler(std::uint32_t fromBytes, std::uint32_t toBytes, bool isSigned);
 // A pointer pair: operand[0] (pointer, pair or uniform) + operand[1] (a
 // signed index of `indexBytes`, pair or uniform) * immediate; indexBytes 0:
 // operand[0] + immediate.

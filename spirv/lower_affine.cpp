@@ -88,10 +88,26 @@ bool KernelLowering::keepsAffinity(const Instruction &instruction,
     return integer && isAffine(instruction.idOperand(0)) && uniform(instruction.idOperand(1)) &&
            widthOf(instruction.idOperand(1)) == type.width;
   case spv::OpUConvert:
-  case spv::OpSConvert:
-    // Truncation keeps affinity modulo 2^n; widening does not.
-    return integer && isAffine(instruction.idOperand(0)) &&
-           widthOf(instruction.idOperand(0)) >= type.width;
+  case spv::OpSConvert: {
+    // Truncation keeps affinity modulo 2^n. Widening keeps it where the
+    // lanes' values do not wrap (linear_, below): zero-extension of an
+    // unsigned sequence, sign-extension of a signed one.
+    const uint32_t from = instruction.idOperand(0);
+    if (!integer || !isAffine(from))
+      return false;
+    if (widthOf(from) >= type.width)
+      return true;
+    const Linearity facts = linearity(from);
+    return instruction.opcode == spv::OpUConvert ? facts.unsignedExact : facts.signedExact;
+  }
+  case spv::OpBitwiseAnd: {
+    // x & m is x when x < 2^31 and m keeps those bits (a zero-extension
+    // written as a mask).
+    const uint32_t a = instruction.idOperand(0);
+    const auto mask = module_.constantValue(instruction.idOperand(1));
+    return integer && isAffine(a) && mask && (*mask & 0x7fffffffu) == 0x7fffffffu &&
+           linearity(a).small;
+  }
   case spv::OpBitcast:
   case spv::OpConvertPtrToU:
   case spv::OpConvertUToPtr:
@@ -104,7 +120,8 @@ bool KernelLowering::keepsAffinity(const Instruction &instruction,
   case spv::OpPtrAccessChain:
   case spv::OpInBoundsPtrAccessChain: {
     const uint32_t base = instruction.idOperand(0);
-    if (!pointer || module_.globalVariable(base) || promoted_.count(base) ||
+    const GlobalVariable *variable = module_.globalVariable(base);
+    if (!pointer || (variable && variable->builtin) || promoted_.count(base) ||
         !affineOrUniform(base))
       return false;
     // Every index constant, uniform, or affine and as wide as the pointer
@@ -120,6 +137,67 @@ bool KernelLowering::keepsAffinity(const Instruction &instruction,
   }
   default:
     return false;
+  }
+}
+
+// What is known of an affine value's lanes: whether each lane's value is
+// the exact integer base + lane × stride, read unsigned or signed (no lane
+// wrapped), and whether every value is below 2^31. The local id in x is all
+// three (work-groups are far smaller than 2^31); the global id in x is an
+// exact unsigned sequence. Arithmetic keeps exactness where the SPIR-V
+// says it does not wrap (NoUnsignedWrap, NoSignedWrap: OpenCL C's signed
+// overflow is undefined, and clang marks what it proved); a truncation of
+// values below 2^31 keeps them.
+KernelLowering::Linearity KernelLowering::linearity(uint32_t id) const {
+  auto it = linear_.find(id);
+  return it == linear_.end() ? Linearity{} : it->second;
+}
+
+KernelLowering::Linearity KernelLowering::deriveLinearity(const Instruction &instruction) {
+  auto operandFacts = [&](size_t i) -> Linearity {
+    const uint32_t id = instruction.idOperand(i);
+    if (linear_.count(id))
+      return linear_.at(id);
+    // A uniform operand is the same in every lane: no lane of it wraps.
+    return Linearity{true, true, false};
+  };
+  switch (instruction.opcode) {
+  case spv::OpCompositeExtract:
+  case spv::OpLoad: {
+    // (the variable is operand 0 of the loaded vector's load, or of the
+    // access chain loaded through)
+    const uint32_t variable = definition(instruction.idOperand(0))->idOperand(0);
+    return *idVariable(variable) == spv::BuiltInLocalInvocationId ? Linearity{true, true, true}
+                                                                   : Linearity{true, false, false};
+  }
+  case spv::OpIAdd:
+  case spv::OpISub:
+  case spv::OpIMul:
+  case spv::OpShiftLeftLogical: {
+    const Linearity a = operandFacts(0), b = operandFacts(1);
+    const uint32_t id = decorated(instruction.result);
+    return Linearity{a.unsignedExact && b.unsignedExact &&
+                         module_.hasDecoration(id, spv::DecorationNoUnsignedWrap),
+                     a.signedExact && b.signedExact &&
+                         module_.hasDecoration(id, spv::DecorationNoSignedWrap),
+                     false};
+  }
+  case spv::OpUConvert:
+  case spv::OpSConvert: {
+    const Linearity from = operandFacts(0);
+    const uint32_t fromWidth = typeOf(module_, resultTypes_.at(instruction.idOperand(0))).width;
+    const uint32_t toWidth = typeOf(module_, instruction.resultType).width;
+    if (toWidth < fromWidth) // values below 2^31 survive truncation to 32 bits
+      return from.small ? Linearity{true, true, true} : Linearity{};
+    if (instruction.opcode == spv::OpUConvert) // zero-extended: below 2^32, exact both ways
+      return Linearity{true, true, from.small};
+    return Linearity{false, true, from.small};
+  }
+  case spv::OpBitwiseAnd:
+  case spv::OpBitcast:
+    return operandFacts(0);
+  default:
+    return Linearity{};
   }
 }
 
@@ -147,8 +225,10 @@ void KernelLowering::findAffineValues() {
       if (!instruction.result)
         continue;
       definedIn[instruction.result] = b;
-      if (uniformity_.isVarying(instruction.result) && keepsAffinity(instruction, isAffine))
+      if (uniformity_.isVarying(instruction.result) && keepsAffinity(instruction, isAffine)) {
         affine.insert(instruction.result);
+        linear_[instruction.result] = deriveLinearity(instruction);
+      }
     }
   if (affine.empty())
     return;
@@ -378,10 +458,17 @@ bool KernelLowering::lowerAffine(const Instruction &instruction) {
         runtime::scalarSize(makeScalar(resultTypes_.at(instruction.idOperand(0))));
     if (fromBytes == bytes)
       emit(runtime::copyComponentsHandler(bytes, Shape{false, {false}}), result, {from}, 2);
-    else
+    else if (fromBytes > bytes)
       emit(runtime::affineTruncateHandler(fromBytes, bytes), result, {from}, 1);
+    else
+      emit(runtime::affineWidenHandler(fromBytes, bytes, instruction.opcode == spv::OpSConvert),
+           result, {from}, 1);
     break;
   }
+  case spv::OpBitwiseAnd: // the value itself (keepsAffinity)
+    emit(runtime::copyComponentsHandler(bytes, Shape{false, {false}}), result,
+         {affinePairs_.at(instruction.idOperand(0))}, 2);
+    break;
   default: // the access chains
     lowerAffineChain(instruction, result);
     break;

@@ -589,6 +589,12 @@ private:
   std::pair<uint32_t, bool> affineOperand(uint32_t id, const Instruction &user);
   void lowerAffineChain(const Instruction &instruction, uint32_t result);
   bool lowerAffineAccess(const Instruction &instruction);
+  struct Linearity {
+    bool unsignedExact = false, signedExact = false, small = false;
+  };
+  Linearity linearity(uint32_t id) const;
+  Linearity deriveLinearity(const Instruction &instruction);
+  std::unordered_map<uint32_t, Linearity> linear_; // of affine values
   std::unordered_map<uint32_t, uint32_t> affinePairs_; // affine value -> its pair register
   std::unordered_set<uint32_t> laneForms_;             // affine values read lane by lane
   std::unordered_set<uint32_t> idVectorLoads_;         // loads of the global or local id

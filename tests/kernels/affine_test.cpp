@@ -314,6 +314,64 @@ TEST_F(Affine, NarrowIndicesPointersAndLocalMemory) {
     }
 }
 
+TEST_F(Affine, WidenedLocalIdsIndexLocalArrays) {
+  for (const std::string variant : variants)
+    for (const size_t local : {256, 128, 64, 2, 1})
+      for (const size_t groups : {1, 7}) {
+        const size_t n = local * groups;
+        const std::vector<int> in = pattern<int>(n, 12);
+        const std::string where = label(variant) + " local " + std::to_string(local) +
+                                  " groups " + std::to_string(groups);
+        {
+          cl_mem I = buffer(in), S = buffer<int>(groups);
+          cl_kernel k = kernel("local_tree", variant);
+          ASSERT_NE(k, nullptr);
+          setArgs(k, I, S);
+          run(k, {n}, {local});
+          const auto sums = read<int>(S, groups);
+          for (size_t g = 0; g < groups; ++g) {
+            int sum = 0;
+            for (size_t l = 0; l < local; ++l)
+              sum += in[g * local + l];
+            ASSERT_EQ(sums[g], sum) << "tree " << where << " group " << g;
+          }
+        }
+        {
+          cl_mem I = buffer(in), O = buffer<int>(n);
+          cl_kernel k = kernel("local_neighbours", variant);
+          ASSERT_NE(k, nullptr);
+          setArgs(k, I, O);
+          run(k, {n}, {local});
+          const auto out = read<int>(O, n);
+          for (size_t i = 0; i < n; ++i) {
+            const int left = i % local == 0 ? -1 : in[i - 1];
+            ASSERT_EQ(out[i], left * 1000 + in[i]) << "neighbours " << where << " at " << i;
+          }
+        }
+      }
+}
+
+TEST_F(Affine, TruncatedIdsWidenedAcrossTheWrap) {
+  for (const std::string variant : variants)
+    for (const size_t offset : {size_t(0), (size_t(1) << 31) - 10, (size_t(1) << 32) - 10})
+      for (const Range r : ranges) {
+        cl_mem Z = buffer<cl_ulong>(r.global), S = buffer<cl_long>(r.global);
+        cl_kernel k = kernel("widened", variant);
+        ASSERT_NE(k, nullptr);
+        setArgs(k, Z, S);
+        run(k, {r.global}, {r.local}, {offset});
+        const auto zext = read<cl_ulong>(Z, r.global);
+        const auto sext = read<cl_long>(S, r.global);
+        for (size_t j = 0; j < r.global; ++j) {
+          const size_t id = offset + j;
+          ASSERT_EQ(zext[j], cl_ulong(cl_uint(id)))
+              << label(variant) << " offset " << offset << " at " << j;
+          ASSERT_EQ(sext[j], cl_long(cl_int(cl_uint(id))))
+              << label(variant) << " offset " << offset << " at " << j;
+        }
+      }
+}
+
 TEST_F(Affine, ValueOfALoopThatWorkItemsLeaveAtDifferentIterations) {
   for (const std::string variant : variants)
     for (const Range r : ranges) {

@@ -131,3 +131,37 @@ __kernel void compares(__global int *out, uint n, int bias) {
   bits |= ((int)(i << 28) < 0) << 7;
   out[i] = bits;
 }
+
+// 32-bit local ids widened to index __local arrays: unsigned (a tree
+// reduction per group, its halving bounds) and signed (each work-item's
+// left neighbour).
+__kernel void local_tree(__global const int *in, __global int *sums) {
+  __local int t[256];
+  const uint l = get_local_id(0);
+  t[l] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint h = get_local_size(0) / 2; h > 0; h /= 2) {
+    if (l < h)
+      t[l] += t[l + h];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l == 0)
+    sums[get_group_id(0)] = t[0];
+}
+__kernel void local_neighbours(__global const int *in, __global int *out) {
+  __local int t[257];
+  const int l = (int)get_local_id(0);
+  t[l + 1] = in[get_global_id(0)];
+  if (l == 0)
+    t[0] = -1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = t[l] * 1000 + t[l + 1];
+}
+
+// 32-bit truncations of the global id, widened back: with a global offset
+// near 2^31 or 2^32 they wrap within a warp, where no affine form exists.
+__kernel void widened(__global ulong *zext, __global long *sext) {
+  const size_t j = get_global_id(0) - get_global_offset(0);
+  zext[j] = (ulong)(uint)get_global_id(0);
+  sext[j] = (long)(int)get_global_id(0);
+}
