@@ -301,12 +301,18 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
 
   Mask lanes, taken, notTaken;
   std::uint32_t current = next(lanes);
+  // Lanes that next() chose leave their block and set the mask; the whole
+  // warp going on together to the one target keeps both (the fast path of
+  // code without divergence).
+  bool chosen = true, full = false;
   while (current != noBlock) {
-    leave(current, lanes);
-    const bool full = ops.equal(lanes.data(), all.data());
-    s.fullMask = full;
-    if (!full)
-      expand(lanes.data(), n, s.active);
+    if (chosen) {
+      leave(current, lanes);
+      full = ops.equal(lanes.data(), all.data());
+      s.fullMask = full;
+      if (!full)
+        expand(lanes.data(), n, s.active);
+    }
     const std::uint8_t *activeMask = full ? nullptr : s.active;
 
     const Block &block = code.blocks[current];
@@ -423,6 +429,7 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
 
     std::uint32_t target;
     const bool together = single != noBlock && full;
+    chosen = !together;
     if (together) {
       target = single; // every lane of the warp, and no other waiting
     } else {
@@ -455,6 +462,7 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
         setFocus(noFocus);
       }
       target = next(lanes);
+      chosen = true;
     }
     current = target;
   }

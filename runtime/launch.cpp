@@ -112,6 +112,8 @@ struct WorkerContext {
   std::vector<std::uint32_t> localWriterSite, localReaderSite;
   RaceEpochs raceEpochs;
   std::vector<LocalIds> localIds; // of each warp
+  WorkGroupInfo group;            // the work-group being run
+  RunningWarp *running = nullptr; // this thread's runningWarp (crash.h), looked up once
 };
 
 unsigned threadsFromEnvironment() {
@@ -335,6 +337,7 @@ void prepareContext(WorkerContext &context, const LaunchPlan &plan) {
   context.asyncReached.resize(std::size_t(code.asyncCopySites) * warps + 1);
   context.asyncPerformed.resize(code.asyncCopySites + 1);
 
+  context.group = WorkGroupInfo{};
   if (context.launchSerial == plan.serial)
     return;
   context.launchSerial = plan.serial;
@@ -459,7 +462,9 @@ void recordPositions(const KernelCode &code, const std::vector<ExecutionState> &
 void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t linearGroup) {
   const KernelCode &code = plan.code;
   const NDRange &range = plan.range;
-  WorkGroupInfo group;
+  // Reset at each launch (prepareContext); every field a work-group changes
+  // is set here.
+  WorkGroupInfo &group = context.group;
   group.workDim = range.dimensions;
   groupCoordinates(plan, linearGroup, group.groupId);
   for (int d = 0; d < 3; ++d) {
@@ -580,9 +585,9 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     bool anyAtBarrier = false, anyYielded = false;
     for (std::uint32_t warp = 0; warp < warps; ++warp) {
       LaneControl control = controlOf(warp);
-      runningWarp = {&code, &states[warp]};
+      *context.running = {&code, &states[warp]};
       const WarpStop stop = runWarp(code, states[warp], control, warps > 1);
-      runningWarp = {};
+      *context.running = {};
       switch (stop) {
       case WarpStop::AtBarrier:
         anyAtBarrier = true;
@@ -734,6 +739,7 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
       ~Finished() { threadSanitizer::publish(edge); }
     } finished{&launchEnds};
     static thread_local WorkerContext context;
+    context.running = &runningWarp;
     prepareContext(context, plan);
     if (tracing)
       trace::nameThread("worker");

@@ -11,6 +11,8 @@
 //   lower_printf.cpp     printf
 //   lower_control.cpp    terminators and the phi copies of edges
 //   lower_constant.cpp   constants in memory layout, constant pointers
+//   lower_affine.cpp     affine lane values (base + lane x stride) and the
+//                        loads, stores and comparisons that read them
 //
 // Private to those files.
 #pragma once
