@@ -234,6 +234,20 @@ template <std::uint32_t Bytes> struct Memory {
         deinterleave<Bytes>(r, base, components, n, w);
       return;
     }
+    std::uint32_t done = 0;
+#if defined(__SSE2__)
+    // Vectors at a stride other than their size (vload4(4 * i + k, p)).
+    if (s.fullMask && components > 1)
+      done = transposeBlocks<Bytes, false>(r, const_cast<std::byte *>(base), components, n, w,
+                                           std::int64_t(p.stride));
+#endif
+    if (done) {
+      for (std::uint32_t c = 0; c < components; ++c)
+        for (std::uint32_t l = done; l < n; ++l)
+          std::memcpy(&r[c * w + l], base + std::int64_t(l) * std::int64_t(p.stride) + c * Bytes,
+                      Bytes);
+      return;
+    }
     if (components == 1 && p.stride == Bytes) {
       // Some lanes: the elements between the first and the last active
       // lane's lie in the object both point into, so they are read as one
@@ -286,6 +300,23 @@ template <std::uint32_t Bytes> struct Memory {
         return;
       }
     }
+#if defined(__SSE2__)
+    if constexpr (ValueVarying) {
+      // Vectors at a stride other than their size that do not overlap: the
+      // order of the writes cannot show.
+      const std::int64_t stride = std::int64_t(p.stride);
+      if (s.fullMask && components > 1 &&
+          (stride < 0 ? -stride : stride) >= std::int64_t(components) * Bytes) {
+        const std::uint32_t done = transposeBlocks<Bytes, true>(
+            const_cast<T *>(value), base, components, n, w, stride);
+        for (std::uint32_t l = done; l < n; ++l)
+          for (std::uint32_t c = 0; c < components; ++c)
+            std::memcpy(base + std::int64_t(l) * stride + std::int64_t(c) * Bytes,
+                        &value[c * w + l], Bytes);
+        return;
+      }
+    }
+#endif
     // Lane by lane, in lane order, as the gather form stores.
     for (std::uint32_t l = 0; l < n; ++l)
       if (s.isActive(l))

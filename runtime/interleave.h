@@ -57,24 +57,28 @@ template <std::uint32_t S> inline void transpose(__m128i *v) {
 }
 
 // Lanes [0, result) of registers `r` from memory `base`, or into memory
-// when Store: whole blocks of S lanes.
+// when Store: whole blocks of S lanes. Lane l's vector is at base + l *
+// laneBytes (0: packed, components * Bytes).
 template <std::uint32_t Bytes, bool Store>
 inline std::uint32_t transposeBlocks(BitsT<Bytes> *r, std::byte *base, std::uint32_t components,
-                                     std::uint32_t lanes, std::uint32_t w) {
+                                     std::uint32_t lanes, std::uint32_t w,
+                                     std::int64_t laneBytes = 0) {
   constexpr std::uint32_t S = 16 / Bytes;
   if constexpr (S != 2 && S != 4 && S != 8) {
     return 0;
   } else {
     if (components % S != 0)
       return 0;
+    if (laneBytes == 0)
+      laneBytes = std::int64_t(components) * Bytes;
     std::uint32_t first = 0;
     __m128i v[S];
     for (; first + S <= lanes; first += S)
       for (std::uint32_t j = 0; j < components; j += S) {
         // Lane first + k's components j .. j + S - 1, and component j + k's lanes.
         auto memory = [&](std::uint32_t k) {
-          return reinterpret_cast<__m128i *>(base +
-                                             (std::size_t(first + k) * components + j) * Bytes);
+          return reinterpret_cast<__m128i *>(base + std::int64_t(first + k) * laneBytes +
+                                             std::int64_t(j) * Bytes);
         };
         auto row = [&](std::uint32_t k) {
           return reinterpret_cast<__m128i *>(r + std::size_t(j + k) * w + first);

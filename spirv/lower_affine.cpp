@@ -13,6 +13,8 @@
 
 #include <spirv/unified1/OpenCL.std.h>
 
+#include <bit>
+
 namespace lanewise::spirv::lowering {
 
 namespace {
@@ -100,6 +102,14 @@ bool KernelLowering::keepsAffinity(const Instruction &instruction,
     const Linearity facts = linearity(from);
     return instruction.opcode == spv::OpUConvert ? facts.unsignedExact : facts.signedExact;
   }
+  case spv::OpBitwiseOr: {
+    // x | c is x + c when c lies in low bits that are zero in every lane
+    // (clang writes 4 * i + 1 so after a shift).
+    const uint32_t a = instruction.idOperand(0);
+    const auto c = module_.constantValue(instruction.idOperand(1));
+    const uint32_t zeros = isAffine(a) ? linearity(a).lowZeroBits : 0;
+    return integer && zeros && c && zeros < 64 && *c < (uint64_t(1) << zeros);
+  }
   case spv::OpBitwiseAnd: {
     // x & m is x when x < 2^31 and m keeps those bits (a zero-extension
     // written as a mask).
@@ -176,11 +186,38 @@ KernelLowering::Linearity KernelLowering::deriveLinearity(const Instruction &ins
   case spv::OpShiftLeftLogical: {
     const Linearity a = operandFacts(0), b = operandFacts(1);
     const uint32_t id = decorated(instruction.result);
-    return Linearity{a.unsignedExact && b.unsignedExact &&
-                         module_.hasDecoration(id, spv::DecorationNoUnsignedWrap),
-                     a.signedExact && b.signedExact &&
-                         module_.hasDecoration(id, spv::DecorationNoSignedWrap),
-                     false};
+    Linearity r{a.unsignedExact && b.unsignedExact &&
+                    module_.hasDecoration(id, spv::DecorationNoUnsignedWrap),
+                a.signedExact && b.signedExact &&
+                    module_.hasDecoration(id, spv::DecorationNoSignedWrap),
+                false};
+    // Low zero bits survive wrapping: a sum has the fewer of its operands',
+    // a product the sum, a shift by a constant k gains k.
+    const auto constant = module_.constantValue(instruction.idOperand(1));
+    const auto zerosOf = [&](size_t i, const Linearity &facts) -> uint32_t {
+      if (auto c = module_.constantValue(instruction.idOperand(i)))
+        return *c ? static_cast<uint32_t>(std::countr_zero(*c)) : 64;
+      return linear_.count(instruction.idOperand(i)) ? facts.lowZeroBits : 0;
+    };
+    switch (instruction.opcode) {
+    case spv::OpIAdd:
+    case spv::OpISub:
+      r.lowZeroBits = std::min(zerosOf(0, a), zerosOf(1, b));
+      break;
+    case spv::OpIMul:
+      r.lowZeroBits = std::min<uint32_t>(64, zerosOf(0, a) + zerosOf(1, b));
+      break;
+    default: // a shift by less than the width (a count is taken modulo it)
+      if (constant && *constant < typeOf(module_, instruction.resultType).width)
+        r.lowZeroBits = std::min<uint32_t>(64, a.lowZeroBits + static_cast<uint32_t>(*constant));
+      break;
+    }
+    return r;
+  }
+  case spv::OpBitwiseOr: { // an addition into zero low bits: no carry
+    Linearity r = operandFacts(0);
+    r.lowZeroBits = 0;
+    return r;
   }
   case spv::OpUConvert:
   case spv::OpSConvert: {
@@ -463,6 +500,12 @@ bool KernelLowering::lowerAffine(const Instruction &instruction) {
     else
       emit(runtime::affineWidenHandler(fromBytes, bytes, instruction.opcode == spv::OpSConvert),
            result, {from}, 1);
+    break;
+  }
+  case spv::OpBitwiseOr: { // an addition (keepsAffinity)
+    const auto [b, bAffine] = affineOperand(instruction.idOperand(1), instruction);
+    emit(runtime::affineArithmeticHandler(runtime::AffineOp::Add, bytes, true, bAffine), result,
+         {affinePairs_.at(instruction.idOperand(0)), b}, 1);
     break;
   }
   case spv::OpBitwiseAnd: // the value itself (keepsAffinity)

@@ -593,6 +593,7 @@ private:
   bool lowerAffineAccess(const Instruction &instruction);
   struct Linearity {
     bool unsignedExact = false, signedExact = false, small = false;
+    uint32_t lowZeroBits = 0; // bits known to be zero in every lane
   };
   Linearity linearity(uint32_t id) const;
   Linearity deriveLinearity(const Instruction &instruction);

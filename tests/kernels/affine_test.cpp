@@ -137,6 +137,23 @@ protected:
                     << "vload/vstore " << where << " item " << i << " component " << c;
               }
           }
+          {
+            // vloadn(3i + 1) into vstoren(2i + 1): vectors n apart become 2n apart.
+            const std::vector<T> in = pattern<T>((3 * r.global + 2) * n, 9);
+            const std::vector<T> before = pattern<T>((2 * r.global + 2) * n, 10);
+            cl_mem I = buffer(in), O = buffer(before);
+            cl_kernel k = kernel("vstride_" + type + std::to_string(n), variant);
+            ASSERT_NE(k, nullptr);
+            setArgs(k, I, O);
+            run(k, {r.global}, {r.local});
+            const std::vector<T> out = read<T>(O, before.size());
+            std::vector<T> expected = before;
+            for (size_t i = 0; i < r.global; ++i)
+              for (size_t c = 0; c < n; ++c)
+                expected[(2 * i + 1) * n + c] = T(in[(3 * i + 1) * n + c] + T(1));
+            for (size_t j = 0; j < out.size(); ++j)
+              ASSERT_EQ(out[j], expected[j]) << "strided vectors " << where << " at " << j;
+          }
         }
   }
 };
@@ -370,6 +387,26 @@ TEST_F(Affine, TruncatedIdsWidenedAcrossTheWrap) {
               << label(variant) << " offset " << offset << " at " << j;
         }
       }
+}
+
+TEST_F(Affine, OrIntoZeroBitsAndIntoOthers) {
+  for (const std::string variant : variants)
+    for (const Range r : ranges) {
+      const std::vector<int> in = pattern<int>(4 * r.global + 4, 13);
+      const std::vector<int> before = pattern<int>(4 * r.global, 14);
+      cl_mem I = buffer(in), O = buffer(before), D = buffer<int>(r.global);
+      cl_kernel k = kernel("or_index", variant);
+      ASSERT_NE(k, nullptr);
+      setArgs(k, I, O, D);
+      run(k, {r.global}, {r.local});
+      const auto out = read<int>(O, 4 * r.global);
+      const auto odd = read<int>(D, r.global);
+      for (size_t j = 0; j < out.size(); ++j)
+        ASSERT_EQ(out[j], j % 4 == 1 ? in[j + 2] : before[j])
+            << label(variant) << " global " << r.global << " at " << j;
+      for (size_t i = 0; i < r.global; ++i)
+        ASSERT_EQ(odd[i], in[i | 1]) << label(variant) << " global " << r.global << " at " << i;
+    }
 }
 
 TEST_F(Affine, ValueOfALoopThatWorkItemsLeaveAtDifferentIterations) {

@@ -43,6 +43,12 @@ SCALAR(double)
     const T##N v = vload##N(i, in) * (T)2;                                                     \
     if (i % 2 == 0)                                                                            \
       vstore##N(v, i, out);                                                                    \
+  }                                                                                            \
+  /* Vectors at strides other than their size: read every third, written */                   \
+  /* every other from the second. */                                                          \
+  __kernel void vstride_##T##N(__global const T *in, __global T *out) {                        \
+    const size_t i = get_global_id(0);                                                         \
+    vstore##N(vload##N(3 * i + 1, in) + (T)1, 2 * i + 1, out);                                 \
   }
 #define VECTORS(T)                                                                             \
   VECTOR(T, 2) VECTOR(T, 3) VECTOR(T, 4) VECTOR(T, 8) VECTOR(T, 16)
@@ -164,4 +170,12 @@ __kernel void widened(__global ulong *zext, __global long *sext) {
   const size_t j = get_global_id(0) - get_global_offset(0);
   zext[j] = (ulong)(uint)get_global_id(0);
   sext[j] = (long)(int)get_global_id(0);
+}
+
+// Or into bits known to be zero (4i | 1 is 4i + 1), and into bits that are
+// not (i | 1).
+__kernel void or_index(__global const int *in, __global int *out, __global int *odd) {
+  const size_t i = get_global_id(0);
+  out[4 * i + 1] = in[4 * i + 3];
+  odd[i] = in[i | 1];
 }
