@@ -127,7 +127,7 @@ template <typename T> void materialise(const Instruction &in, ExecutionState &s)
   } else {
     const std::uint8_t *m = s.active;
     for (std::uint32_t l = 0; l < n; ++l)
-      r[l] = m[l] ? a.at(l) : r[l];
+      r[l] = blend(m[l], a.at(l), r[l]);
   }
 }
 
@@ -177,7 +177,7 @@ void compare(const Instruction &in, ExecutionState &s) {
   } else {
     const std::uint8_t *m = s.active;
     for (std::uint32_t l = 0; l < n; ++l)
-      r[l] = m[l] ? test(l) : r[l];
+      r[l] = blend(m[l], test(l), r[l]);
   }
 }
 

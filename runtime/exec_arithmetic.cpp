@@ -278,7 +278,7 @@ template <std::uint32_t Bytes> struct Select {
           const std::uint8_t *m = s.active;
           for (std::uint32_t l = 0; l < n; ++l) {
             const T value = cc[CV ? l : 0] ? ac[AV ? l : 0] : bc[BV ? l : 0];
-            rc[l] = m[l] ? value : rc[l];
+            rc[l] = blend(m[l], value, rc[l]);
           }
         }
       }

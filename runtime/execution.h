@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace lanewise::runtime {
 
@@ -134,6 +135,31 @@ inline T element(const T *base, std::uint32_t width, std::uint32_t c, std::uint3
     return base[c];
 }
 
+// `value` where the lane is active (mask byte 1), else `old`, as a bit
+// blend: the compiler turns a ?: whose other side is the destination into
+// a branch and a conditional store, which does not vectorise.
+template <typename T> inline T blend(std::uint8_t active, T value, T old) {
+  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
+                sizeof(T) == 16) {
+    using U = std::conditional_t<
+        sizeof(T) == 1, std::uint8_t,
+        std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                           std::conditional_t<sizeof(T) == 4, std::uint32_t,
+                                              std::conditional_t<sizeof(T) == 8, std::uint64_t,
+                                                                 unsigned __int128>>>>;
+    const U mask = U(0) - U(active & 1);
+    U v, o;
+    std::memcpy(&v, &value, sizeof v);
+    std::memcpy(&o, &old, sizeof o);
+    const U r = (v & mask) | (o & ~mask);
+    T result;
+    std::memcpy(&result, &r, sizeof result);
+    return result;
+  } else {
+    return active ? value : old;
+  }
+}
+
 // Elementwise operations: result = f(operands...) for each component and
 // each active lane. A uniform result (RV false) needs uniform operands and
 // is computed once. For a varying result, inactive lanes keep their value
@@ -156,7 +182,7 @@ inline void elementwise(const ExecutionState &s, R *r, const A *a, std::uint32_t
       } else {
         const std::uint8_t *m = s.active;
         for (std::uint32_t l = 0; l < n; ++l)
-          rc[l] = m[l] ? f(ac[AV ? l : 0]) : rc[l];
+          rc[l] = blend(m[l], R(f(ac[AV ? l : 0])), rc[l]);
       }
     }
   }
@@ -180,7 +206,7 @@ inline void elementwise(const ExecutionState &s, R *r, const A *a, const B *b,
       } else {
         const std::uint8_t *m = s.active;
         for (std::uint32_t l = 0; l < n; ++l)
-          rc[l] = m[l] ? f(ac[AV ? l : 0], bc[BV ? l : 0]) : rc[l];
+          rc[l] = blend(m[l], R(f(ac[AV ? l : 0], bc[BV ? l : 0])), rc[l]);
       }
     }
   }
@@ -206,7 +232,7 @@ inline void elementwise(const ExecutionState &s, R *r, const A *a, const B *b, c
       } else {
         const std::uint8_t *m = s.active;
         for (std::uint32_t l = 0; l < n; ++l)
-          rc[l] = m[l] ? f(ac[AV ? l : 0], bc[BV ? l : 0], cc[CV ? l : 0]) : rc[l];
+          rc[l] = blend(m[l], R(f(ac[AV ? l : 0], bc[BV ? l : 0], cc[CV ? l : 0])), rc[l]);
       }
     }
   }

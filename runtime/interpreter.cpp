@@ -41,14 +41,14 @@ void copyElements(const RegisterCopy &copy, const ExecutionState &s, const std::
       const T *fc = from + c * w;
       if (mask)
         for (std::uint32_t l = 0; l < n; ++l)
-          tc[l] = mask[l] ? fc[l] : tc[l];
+          tc[l] = blend(mask[l], fc[l], tc[l]);
       else
         std::copy(fc, fc + n, tc);
     } else {
       const T value = from[c];
       if (mask)
         for (std::uint32_t l = 0; l < n; ++l)
-          tc[l] = mask[l] ? value : tc[l];
+          tc[l] = blend(mask[l], value, tc[l]);
       else
         std::fill(tc, tc + n, value);
     }
