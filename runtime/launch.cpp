@@ -112,7 +112,6 @@ struct WorkerContext {
   std::vector<std::uint32_t> localWriterSite, localReaderSite;
   RaceEpochs raceEpochs;
   std::vector<LocalIds> localIds; // of each warp
-  WorkGroupInfo group;            // the work-group being run
   RunningWarp *running = nullptr; // this thread's runningWarp (crash.h), looked up once
 };
 
@@ -337,7 +336,6 @@ void prepareContext(WorkerContext &context, const LaunchPlan &plan) {
   context.asyncReached.resize(std::size_t(code.asyncCopySites) * warps + 1);
   context.asyncPerformed.resize(code.asyncCopySites + 1);
 
-  context.group = WorkGroupInfo{};
   if (context.launchSerial == plan.serial)
     return;
   context.launchSerial = plan.serial;
@@ -462,9 +460,7 @@ void recordPositions(const KernelCode &code, const std::vector<ExecutionState> &
 void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t linearGroup) {
   const KernelCode &code = plan.code;
   const NDRange &range = plan.range;
-  // Reset at each launch (prepareContext); every field a work-group changes
-  // is set here.
-  WorkGroupInfo &group = context.group;
+  WorkGroupInfo group;
   group.workDim = range.dimensions;
   groupCoordinates(plan, linearGroup, group.groupId);
   for (int d = 0; d < 3; ++d) {
