@@ -403,36 +403,25 @@ Handler affineMaterialiseHandler(std::uint32_t elementBytes) {
 }
 
 Handler affineLoadHandler(std::uint32_t elementBytes) {
-  switch (elementBytes) {
-  case 1:
-    return &Memory<1>::load;
-  case 2:
-    return &Memory<2>::load;
-  case 4:
-    return &Memory<4>::load;
-  case 8:
-    return &Memory<8>::load;
-  default:
+  if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 && elementBytes != 8)
     return nullptr;
-  }
+  return withElementBytes(elementBytes, [&]<std::uint32_t B>() -> Handler {
+    if constexpr (B == 16)
+      return nullptr;
+    else
+      return &Memory<B>::load;
+  });
 }
 
 Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying) {
-  auto pick = [&]<std::uint32_t B>() -> Handler {
-    return valueVarying ? &Memory<B>::template store<true> : &Memory<B>::template store<false>;
-  };
-  switch (elementBytes) {
-  case 1:
-    return pick.template operator()<1>();
-  case 2:
-    return pick.template operator()<2>();
-  case 4:
-    return pick.template operator()<4>();
-  case 8:
-    return pick.template operator()<8>();
-  default:
+  if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 && elementBytes != 8)
     return nullptr;
-  }
+  return withElementBytes(elementBytes, [&]<std::uint32_t B>() -> Handler {
+    if constexpr (B == 16)
+      return nullptr;
+    else
+      return valueVarying ? &Memory<B>::template store<true> : &Memory<B>::template store<false>;
+  });
 }
 
 } // namespace lanewise::runtime

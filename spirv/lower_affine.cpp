@@ -525,57 +525,19 @@ bool KernelLowering::lowerAffine(const Instruction &instruction) {
 // An access chain's pointer pair: the base, then each index step, as
 // lowerAccessChain computes the lanes' pointers.
 void KernelLowering::lowerAffineChain(const Instruction &instruction, uint32_t result) {
-  const bool ptrChain = instruction.opcode == spv::OpPtrAccessChain ||
-                        instruction.opcode == spv::OpInBoundsPtrAccessChain;
-  uint32_t current = typeOf(module_, resultTypes_.at(instruction.idOperand(0))).element;
   auto [reg, affine] = affineOperand(instruction.idOperand(0), instruction);
-  uint64_t displacement = 0;
+  const ChainSteps chain = chainSteps(instruction);
+  const uint64_t displacement = chain.displacement;
+  const auto &steps = chain.steps;
   // The steps write fresh registers; the last one the result.
-  struct Step {
-    uint32_t index;
-    uint64_t stride;
-  };
-  std::vector<Step> steps;
-  auto addIndex = [&](uint32_t indexId, uint64_t stride) {
-    if (auto constant = module_.constantValue(indexId)) {
-      const Type &indexType = typeOf(module_, module_.constant(indexId)->type);
-      int64_t index = static_cast<int64_t>(*constant);
-      if (indexType.width == 32)
-        index = static_cast<int32_t>(*constant);
-      displacement += static_cast<uint64_t>(index) * stride;
-      return;
-    }
-    steps.push_back({indexId, stride});
-  };
-  size_t first = 1;
-  if (ptrChain) {
-    addIndex(instruction.idOperand(1), byteSize(module_, current));
-    first = 2;
-  }
-  for (size_t i = first; i < instruction.operands.size(); ++i) {
-    const Type &type = typeOf(module_, current);
-    const uint32_t indexId = instruction.idOperand(i);
-    if (type.kind == Type::Kind::Struct) {
-      const auto member = module_.constantValue(indexId);
-      if (!member)
-        fail(instruction, "a struct member index must be a constant");
-      displacement += memberOffsets(module_, current).at(*member);
-      current = type.members.at(*member);
-    } else {
-      addIndex(indexId, byteSize(module_, type.element));
-      current = type.element;
-    }
-  }
   for (size_t i = 0; i < steps.size(); ++i) {
-    const auto [index, indexAffine] = affineOperand(steps[i].index, instruction);
-    const uint32_t indexBytes =
-        runtime::scalarSize(makeScalar(resultTypes_.count(steps[i].index)
-                                           ? resultTypes_.at(steps[i].index)
-                                           : module_.constant(steps[i].index)->type));
+    const auto [indexId, stride] = steps[i];
+    const auto [index, indexAffine] = affineOperand(indexId, instruction);
+    const uint32_t indexBytes = runtime::scalarSize(makeScalar(resultTypes_.at(indexId)));
     const bool last = i + 1 == steps.size() && displacement == 0;
     const uint32_t next = last ? result : allocate(16, false);
     emit(runtime::affineOffsetHandler(indexBytes, affine, indexAffine), next, {reg, index}, 1, 0,
-         steps[i].stride);
+         stride);
     reg = next;
     affine = true;
   }

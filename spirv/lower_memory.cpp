@@ -61,42 +61,28 @@ void KernelLowering::storeFrom(const Value &pointer, uint64_t displacement, uint
        0, {address, value.offset}, value.components);
 }
 
-// Pointer arithmetic of OpAccessChain and OpPtrAccessChain: constant indices
-// fold into one displacement; each other index adds index * stride.
-void KernelLowering::lowerAccessChain(const Instruction &instruction, const Value &result) {
-  const Value base = use(instruction.idOperand(0), instruction);
+// The pointer arithmetic of OpAccessChain and OpPtrAccessChain: constant
+// indices fold into one displacement; each other index adds index * stride,
+// in order.
+KernelLowering::ChainSteps KernelLowering::chainSteps(const Instruction &instruction) {
   const bool ptrChain = instruction.opcode == spv::OpPtrAccessChain ||
                         instruction.opcode == spv::OpInBoundsPtrAccessChain;
-  uint32_t pointeeType = 0;
-  {
-    // The base's pointer type: from its defining instruction, a parameter or
-    // a global variable.
-    const uint32_t baseTypeId = typeOfId(instruction.idOperand(0), instruction);
-    pointeeType = typeOf(module_, baseTypeId).element;
-  }
-
-  uint32_t reg = base.offset;
-  bool varying = base.varying;
-  uint64_t displacement = 0;
+  // The base's pointer type: from its defining instruction, a parameter or
+  // a global variable.
+  const uint32_t pointeeType =
+      typeOf(module_, typeOfId(instruction.idOperand(0), instruction)).element;
+  ChainSteps chain;
   auto addIndex = [&](uint32_t indexId, uint64_t stride) {
     if (auto constant = module_.constantValue(indexId)) {
       const Type &indexType = typeOf(module_, module_.constant(indexId)->type);
       int64_t index = static_cast<int64_t>(*constant);
       if (indexType.width == 32)
         index = static_cast<int32_t>(*constant);
-      displacement += static_cast<uint64_t>(index) * stride;
+      chain.displacement += static_cast<uint64_t>(index) * stride;
       return;
     }
-    const Value &index = use(indexId, instruction);
-    const bool resultVarying = varying || index.varying;
-    const uint32_t next = allocate(8, resultVarying);
-    emit(runtime::pointerOffsetHandler(index.elementBytes(),
-                                       Shape{resultVarying, {varying, index.varying}}),
-         next, {reg, index.offset}, 1, index.elementBytes(), stride);
-    reg = next;
-    varying = resultVarying;
+    chain.steps.push_back({indexId, stride});
   };
-
   size_t first = 1;
   if (ptrChain) {
     addIndex(instruction.idOperand(1), byteSize(module_, pointeeType));
@@ -111,15 +97,12 @@ void KernelLowering::lowerAccessChain(const Instruction &instruction, const Valu
       const auto member = module_.constantValue(indexId);
       if (!member)
         fail(instruction, "a struct member index must be a constant");
-      displacement += memberOffsets(module_, current).at(*member);
+      chain.displacement += memberOffsets(module_, current).at(*member);
       current = type.members.at(*member);
       break;
     }
     case Type::Kind::Array:
     case Type::Kind::RuntimeArray:
-      addIndex(indexId, byteSize(module_, type.element));
-      current = type.element;
-      break;
     case Type::Kind::Vector:
       addIndex(indexId, byteSize(module_, type.element));
       current = type.element;
@@ -127,6 +110,25 @@ void KernelLowering::lowerAccessChain(const Instruction &instruction, const Valu
     default:
       fail(instruction, "cannot index into a value of this type");
     }
+  }
+  return chain;
+}
+
+void KernelLowering::lowerAccessChain(const Instruction &instruction, const Value &result) {
+  const Value base = use(instruction.idOperand(0), instruction);
+  const ChainSteps chain = chainSteps(instruction);
+  const uint64_t displacement = chain.displacement;
+  uint32_t reg = base.offset;
+  bool varying = base.varying;
+  for (const auto &[indexId, stride] : chain.steps) {
+    const Value &index = use(indexId, instruction);
+    const bool resultVarying = varying || index.varying;
+    const uint32_t next = allocate(8, resultVarying);
+    emit(runtime::pointerOffsetHandler(index.elementBytes(),
+                                       Shape{resultVarying, {varying, index.varying}}),
+         next, {reg, index.offset}, 1, index.elementBytes(), stride);
+    reg = next;
+    varying = resultVarying;
   }
   Value chained = base;
   chained.offset = reg;

@@ -604,6 +604,11 @@ private:
   std::unordered_set<uint32_t> idVectorLanes_;         // those some use reads lane by lane
   std::unordered_set<uint32_t> idComponentPointers_;   // access chains to their x
 
+  struct ChainSteps {
+    uint64_t displacement = 0;
+    std::vector<std::pair<uint32_t, uint64_t>> steps; // non-constant index, stride
+  };
+  ChainSteps chainSteps(const Instruction &instruction); // lower_memory.cpp
   void lowerInstruction(const Instruction &instruction);
   // The instruction families (spirv/lower_*.cpp), each true when it lowered
   // the instruction.
