@@ -1,8 +1,8 @@
 // Fuzz target: a SPIR-V module, as clCreateProgramWithIL receives it.
 //
 // Every input is read, checked, normalised and validated (spirv/loader.h);
-// every kernel of a module that loads is lowered with all checks
-// (spirv/lower.h). A kernel that lowers runs one work-item, each global or
+// every kernel of a module that loads is lowered for warps in rows (with
+// affine values, not run) and with all checks (spirv/lower.h). A kernel that lowers runs one work-item, each global or
 // constant pointer argument bound to a buffer of its own, every other
 // argument zero, in the checked mode: a wild access must be caught by the
 // checks and never reach memory outside the kernel's, so AddressSanitizer
@@ -69,6 +69,19 @@ Globals layOutGlobals(const spirv::Module &module) {
     globals.ok = false;
   }
   return globals;
+}
+
+// The lowering for warps that lie in rows, with affine values (no checks:
+// it is lowered, not run).
+void lowerWithAffineValues(const spirv::Module &module, const spirv::EntryPoint &entryPoint,
+                           const Globals &globals) {
+  spirv::LowerOptions options;
+  options.width = 16;
+  options.rowWarps = true;
+  try {
+    spirv::lowerKernel(module, entryPoint, globals.addresses, options);
+  } catch (const spirv::LoadError &) {
+  }
 }
 
 void runOneWorkItem(const spirv::Module &module, const spirv::EntryPoint &entryPoint,
@@ -147,7 +160,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!globals.ok)
     return 0;
   for (const spirv::EntryPoint &entryPoint : module.entryPoints)
-    if (entryPoint.model == spv::ExecutionModelKernel)
+    if (entryPoint.model == spv::ExecutionModelKernel) {
+      lowerWithAffineValues(module, entryPoint, globals);
       runOneWorkItem(module, entryPoint, globals);
+    }
   return 0;
 }
