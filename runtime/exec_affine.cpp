@@ -276,16 +276,16 @@ template <std::uint32_t Bytes> struct Memory {
     const std::uint32_t w = s.width, n = s.laneCount, components = in.components;
     auto *base = reinterpret_cast<std::byte *>(p.base);
     if constexpr (ValueVarying) {
-      if (s.fullMask && p.stride == std::uint64_t(components) * Bytes) {
+      const std::int64_t stride = std::int64_t(p.stride);
+      const std::int64_t size = std::int64_t(components) * Bytes;
+      if (s.fullMask && stride == size) {
         if (components == 1)
           std::memcpy(base, value, std::size_t(n) * Bytes);
         else
           interleave<Bytes>(base, value, components, n, w);
         return;
       }
-    }
-    if constexpr (ValueVarying) {
-      if (components == 1 && p.stride == Bytes) {
+      if (components == 1 && stride == Bytes) {
         // Some lanes: a run of active lanes is one block; no inactive lane's
         // element is written, not even with what it held.
         const auto [first, last] = activeSpan(s);
@@ -299,14 +299,10 @@ template <std::uint32_t Bytes> struct Memory {
         }
         return;
       }
-    }
 #if defined(__SSE2__)
-    if constexpr (ValueVarying) {
       // Vectors at a stride other than their size that do not overlap: the
       // order of the writes cannot show.
-      const std::int64_t stride = std::int64_t(p.stride);
-      if (s.fullMask && components > 1 &&
-          (stride < 0 ? -stride : stride) >= std::int64_t(components) * Bytes) {
+      if (s.fullMask && components > 1 && (stride < 0 ? -stride : stride) >= size) {
         const std::uint32_t done = transposeBlocks<Bytes, true>(
             const_cast<T *>(value), base, components, n, w, stride);
         for (std::uint32_t l = done; l < n; ++l)
@@ -315,8 +311,8 @@ template <std::uint32_t Bytes> struct Memory {
                         &value[c * w + l], Bytes);
         return;
       }
-    }
 #endif
+    }
     // Lane by lane, in lane order, as the gather form stores.
     for (std::uint32_t l = 0; l < n; ++l)
       if (s.isActive(l))

@@ -50,6 +50,13 @@ std::optional<spv::BuiltIn> KernelLowering::idVariable(uint32_t pointer) const {
   return std::nullopt;
 }
 
+// The id built-in an affine source (an x component extracted from the
+// loaded vector, or loaded through an access chain) reads: the variable is
+// operand 0 of the vector's load or of the chain.
+spv::BuiltIn KernelLowering::sourceBuiltin(const Instruction &instruction) {
+  return *idVariable(definition(instruction.idOperand(0))->idOperand(0));
+}
+
 // Whether `instruction`'s result can be an affine value, its operands being
 // uniform, or affine as `isAffine` says.
 bool KernelLowering::keepsAffinity(const Instruction &instruction,
@@ -174,11 +181,9 @@ KernelLowering::Linearity KernelLowering::deriveLinearity(const Instruction &ins
   switch (instruction.opcode) {
   case spv::OpCompositeExtract:
   case spv::OpLoad: {
-    // (the variable is operand 0 of the loaded vector's load, or of the
-    // access chain loaded through)
-    const uint32_t variable = definition(instruction.idOperand(0))->idOperand(0);
-    return *idVariable(variable) == spv::BuiltInLocalInvocationId ? Linearity{true, true, true}
-                                                                   : Linearity{true, false, false};
+    return sourceBuiltin(instruction) == spv::BuiltInLocalInvocationId
+               ? Linearity{true, true, true}
+               : Linearity{true, false, false};
   }
   case spv::OpIAdd:
   case spv::OpISub:
@@ -460,11 +465,8 @@ bool KernelLowering::lowerAffine(const Instruction &instruction) {
   case spv::OpCompositeExtract:
   case spv::OpLoad: {
     // Lane 0's x id, written by the engine at warp start; stride 1.
-    // (the variable is operand 0 of the loaded vector's load, or of the
-    // access chain loaded through)
-    const uint32_t variable = definition(instruction.idOperand(0))->idOperand(0);
-    const spv::BuiltIn builtin = *idVariable(variable);
-    code_.builtins.push_back({*builtinValue(builtin), result, 1, false, bytes == 8});
+    code_.builtins.push_back(
+        {*builtinValue(sourceBuiltin(instruction)), result, 1, false, bytes == 8});
     std::vector<std::byte> one(bytes, std::byte{0});
     one[0] = std::byte{1};
     code_.constants.push_back({result + bytes, std::move(one)});

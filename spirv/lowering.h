@@ -577,6 +577,7 @@ private:
   void findAffineValues();
   bool lowerAffine(const Instruction &instruction);
   std::optional<spv::BuiltIn> idVariable(uint32_t pointer) const;
+  spv::BuiltIn sourceBuiltin(const Instruction &instruction);
   bool keepsAffinity(const Instruction &instruction,
                      const std::function<bool(uint32_t)> &isAffine) const;
   uint32_t pairOperands(const Instruction &instruction,
