@@ -254,11 +254,19 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info par
   if (!isValid(kernel))
     return CL_INVALID_KERNEL;
   _cl_context &context = *kernel->program->context;
+  // CL_KERNEL_EXEC_INFO_SVM_PTRS with no pointers (size 0, NULL) clears the
+  // set an earlier call gave.
+  if (param == CL_KERNEL_EXEC_INFO_SVM_PTRS && !value && size == 0)
+    return CL_SUCCESS;
   if (!value || size == 0)
     return fail(context, CL_INVALID_VALUE,
                 "clSetKernelExecInfo: param_value is NULL or param_value_size is 0");
   switch (param) {
   case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+    if (size % sizeof(void *))
+      return fail(context, CL_INVALID_VALUE,
+                  "clSetKernelExecInfo: CL_KERNEL_EXEC_INFO_SVM_PTRS: param_value_size " +
+                      std::to_string(size) + " is not a multiple of sizeof(void *)");
     return CL_SUCCESS; // device memory is host memory: nothing to make resident
   case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
     // Fine-grain system SVM is not in CL_DEVICE_SVM_CAPABILITIES.

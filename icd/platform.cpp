@@ -199,6 +199,9 @@ std::vector<cl_name_version> _cl_device_id::openclCFeatures() const {
   add(capabilities.genericAddressSpace, "__opencl_c_generic_address_space");
   add(capabilities.programScopeGlobals, "__opencl_c_program_scope_global_variables");
   add(capabilities.workGroupCollectives, "__opencl_c_work_group_collective_functions");
+  for (const char *name : {"__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
+                           "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"})
+    add(capabilities.fineGrainSvm, name);
   return list;
 }
 
@@ -289,12 +292,19 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
                                        CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA;
   const cl_command_queue_properties hostQueue =
       CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
-  // The minimum every OpenCL 3.0 device reports (4.2, atomic capabilities).
+  // The minimum every OpenCL 3.0 device reports (4.2, atomic capabilities),
+  // and with fine-grain SVM every order and scope: kernel atomics are the
+  // host's sequentially consistent atomics on host memory, and a fence of
+  // device scope or wider is a sequentially consistent thread fence.
+  const cl_device_atomic_capabilities everyOrderAndScope =
+      caps.fineGrainSvm ? CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_ORDER_SEQ_CST |
+                              CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES
+                        : 0;
   const cl_device_atomic_capabilities atomicMemory =
-      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | everyOrderAndScope;
   const cl_device_atomic_capabilities atomicFence =
       CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-      CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+      CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | everyOrderAndScope;
   const cl_uint subGroupsMax = caps.subgroups ? cl_uint(d.maxWorkGroupSize / 8) : 0;
 
   switch (param) {
@@ -472,7 +482,9 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
   case CL_DEVICE_REFERENCE_COUNT:
     return result(cl_uint{1});
   case CL_DEVICE_SVM_CAPABILITIES:
-    return result(cl_device_svm_capabilities{CL_DEVICE_SVM_COARSE_GRAIN_BUFFER});
+    return result(cl_device_svm_capabilities(
+        CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+        (caps.fineGrainSvm ? CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS : 0)));
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:

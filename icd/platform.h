@@ -23,6 +23,11 @@ struct DeviceCapabilities {
   bool genericAddressSpace = true;
   bool programScopeGlobals = true;
   bool workGroupCollectives = false;
+  // Fine-grain buffer SVM with SVM atomics (device memory is host memory,
+  // and kernel atomics are the host's), and atomics and fences of every
+  // order and scope: __opencl_c_atomic_order_acq_rel, _seq_cst,
+  // __opencl_c_atomic_scope_device and _all_devices.
+  bool fineGrainSvm = true;
 };
 
 struct _cl_device_id

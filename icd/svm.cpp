@@ -1,6 +1,8 @@
-// Coarse-grain shared virtual memory (OpenCL 3.0 API, 5.6). Device memory is
-// host memory, so an SVM allocation is an aligned host allocation that the
-// context keeps track of, and map/unmap only order commands.
+// Shared virtual memory (OpenCL 3.0 API, 5.6): coarse- and fine-grain
+// buffers, with SVM atomics. Device memory is host memory, so an SVM
+// allocation is an aligned host allocation that the context keeps track of;
+// host and kernels see each other's writes as threads of one process do,
+// kernel atomics are the host's, and map/unmap only order commands.
 #include "icd/api.h"
 #include "icd/queue.h"
 
@@ -32,9 +34,14 @@ void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t 
                              cl_uint alignment) {
   if (!isValid(context))
     return nullptr;
-  // Fine-grain buffers and SVM atomics are not supported; flags must name at
-  // most one access mode.
-  if ((flags & ~accessFlags) || std::popcount(flags & accessFlags) > 1)
+  // At most one access mode; CL_MEM_SVM_ATOMICS only with
+  // CL_MEM_SVM_FINE_GRAIN_BUFFER, and both only where the device has them.
+  const cl_svm_mem_flags fineGrain = CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS;
+  if ((flags & ~(accessFlags | fineGrain)) || std::popcount(flags & accessFlags) > 1)
+    return nullptr;
+  if ((flags & CL_MEM_SVM_ATOMICS) && !(flags & CL_MEM_SVM_FINE_GRAIN_BUFFER))
+    return nullptr;
+  if ((flags & fineGrain) && !context->device->capabilities.fineGrainSvm)
     return nullptr;
   const size_t largestType = context->device->svmAlignment(); // sizeof(long16)
   if (size == 0 || size > context->device->maxAllocSize)

@@ -406,4 +406,10 @@ Handler atomicHandler(AtomicOp op, Scalar type, const Shape &) {
 
 Handler asyncCopyHandler(std::uint32_t) { return &asyncCopy<1>; }
 
+Handler deviceFenceHandler() {
+  return [](const Instruction &, ExecutionState &) {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  };
+}
+
 } // namespace lanewise::runtime

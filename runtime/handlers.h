@@ -108,6 +108,10 @@ enum class AtomicOp : std::uint8_t {
 // the comparator's value for CompareExchange with operand[2] the comparator.
 Handler atomicHandler(AtomicOp op, Scalar type, const Shape &shape);
 
+// A sequentially consistent fence between this thread's memory accesses and
+// those of other threads: other work-groups and, on fine-grain SVM, the host.
+Handler deviceFenceHandler();
+
 // Generic pointers: OpGenericCastToPtrExplicit to `space` (1 private,
 // 2 local, 3 global) gives the pointer if it points there, else null;
 // OpGenericPtrMemSemantics (space 0) gives the memory semantics of where it

@@ -484,6 +484,7 @@ runtime::KernelCode KernelLowering::run() {
         const auto scope = module_.constantValue(instruction.idOperand(0));
         if (!scope)
           fail(instruction, "the execution scope must be a constant");
+        emitFence(instruction, 1, 2);
         if (*scope == spv::ScopeSubgroup)
           continue; // a sub-group never spans warps: its lanes run in lockstep
         runtime::Block &ending = code_.blocks[piece];
@@ -682,7 +683,6 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
   case spv::OpNop:
   case spv::OpLifetimeStart:
   case spv::OpLifetimeStop:
-  case spv::OpMemoryBarrier:   // host memory is coherent; warps of a group run in turn
   case spv::OpUndef:           // any value will do
   case spv::OpGroupWaitEvents: // copies complete when issued
   case spv::OpLine:

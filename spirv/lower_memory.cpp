@@ -199,6 +199,29 @@ std::optional<runtime::AtomicOp> atomicOp(spv::Op opcode) {
 }
 
 
+// The work-items of a work-group run on one thread, in turn, so a fence of
+// work-group scope or narrower has nothing to order: every access of the
+// group is already in program order for the others. A fence of device or
+// all-devices scope orders this thread's accesses against other threads':
+// other work-groups, and the host on fine-grain SVM. The atomics are
+// sequentially consistent host atomics, so one sequentially consistent
+// fence serves every ordering the semantics may ask for.
+void KernelLowering::emitFence(const Instruction &instruction, size_t scopeOperand,
+                               size_t semanticsOperand) {
+  const auto scope = module_.constantValue(instruction.idOperand(scopeOperand));
+  const auto semantics = module_.constantValue(instruction.idOperand(semanticsOperand));
+  if (!scope)
+    fail(instruction, "the memory scope must be a constant");
+  if (!semantics)
+    fail(instruction, "the memory semantics must be a constant");
+  constexpr uint64_t ordering =
+      uint64_t(spv::MemorySemanticsAcquireMask) | uint64_t(spv::MemorySemanticsReleaseMask) |
+      uint64_t(spv::MemorySemanticsAcquireReleaseMask) |
+      uint64_t(spv::MemorySemanticsSequentiallyConsistentMask);
+  if ((*scope == spv::ScopeDevice || *scope == spv::ScopeCrossDevice) && (*semantics & ordering))
+    emit(runtime::deviceFenceHandler(), 0, {}, 1);
+}
+
 // Variables, loads, stores, pointer casts and arithmetic, copies, atomics and
 // asynchronous work-group copies.
 bool KernelLowering::lowerMemory(const Instruction &instruction) {
@@ -207,6 +230,10 @@ bool KernelLowering::lowerMemory(const Instruction &instruction) {
   auto operand = [&](size_t i) -> const Value & {
     return use(instruction.idOperand(i), instruction);
   };
+  if (op == spv::OpMemoryBarrier) {
+    emitFence(instruction, 0, 1);
+    return true;
+  }
   if (auto atomic = atomicOp(op)) {
     const Value &pointer = operand(0);
     const Value *value = nullptr, *comparator = nullptr;

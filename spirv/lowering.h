@@ -615,6 +615,9 @@ private:
   // the instruction.
   bool lowerArithmetic(const Instruction &instruction); // lower_arithmetic.cpp
   bool lowerMemory(const Instruction &instruction);     // lower_memory.cpp
+  // The fence of OpMemoryBarrier, or of OpControlBarrier's memory operands,
+  // given the operand indices of its memory scope and semantics.
+  void emitFence(const Instruction &instruction, size_t scopeOperand, size_t semanticsOperand);
   bool lowerComposite(const Instruction &instruction);  // lower_composite.cpp
 
   // A uniform register holding `value` in every component of `like`'s form.
