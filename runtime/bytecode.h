@@ -7,6 +7,8 @@
 // by byte offset into the warp's register file.
 #pragma once
 
+#include "runtime/image.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -171,11 +173,15 @@ struct ArgumentBinding {
     GlobalBuffer, // cl_mem or SVM pointer: a 64-bit address
     LocalBuffer,  // size given at clSetKernelArg; address in the local arena
     ByValue,      // struct passed by value: the register holds its address
+    Image,        // cl_mem image: the address of its ImageDescriptor (runtime/image.h)
+    Sampler,      // cl_sampler: its OpenCL C bit field (runtime/image.h), in 64 bits
   };
   Kind kind = Kind::Value;
   std::uint32_t offset = 0;       // register
   std::uint32_t registerSize = 0; // bytes of the register (Value), at most size
   std::uint32_t size = 0;         // bytes expected from clSetKernelArg (Value/ByValue)
+  ImageType imageType = ImageType::Image2D;        // Image: as the kernel declares it
+  ImageAccess imageAccess = ImageAccess::ReadOnly; // Image: its access qualifier
 };
 
 // Memory a kernel's variables need besides registers.

@@ -12,6 +12,13 @@
 
 namespace lanewise::runtime {
 
+// The image types of OpenCL C (image1d_t ... image3d_t), as a kernel
+// argument declares them and an image object is created.
+enum class ImageType : std::uint8_t { Image1D, Image1DBuffer, Image1DArray, Image2D, Image2DArray, Image3D };
+
+// A kernel image argument's access qualifier.
+enum class ImageAccess : std::uint8_t { ReadOnly, WriteOnly, ReadWrite };
+
 struct ImageDescriptor {
   char *data = nullptr;          // texel (0, 0, 0) of layer 0
   std::uint64_t rowPitch = 0;    // bytes from one row to the next
@@ -52,5 +59,12 @@ constexpr std::uint32_t bits(std::uint32_t addressing, bool normalizedCoordinate
          (linearFilter ? filterLinear : filterNearest);
 }
 } // namespace sampler
+
+// The bytes of one texel of `image`'s format holding `color` (OpenCL 3.0
+// API, clEnqueueFillImage): four floats for normalized and floating-point
+// channel types, four ints for signed and four unsigned ints for unsigned
+// integer ones, in RGBA order, converted by OpenCL C 3.0's rules for image
+// writes (8.3). Writes image.elementBytes bytes. (runtime/image_format.cpp)
+void encodeTexel(const ImageDescriptor &image, const void *color, void *texel);
 
 } // namespace lanewise::runtime
