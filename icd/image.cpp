@@ -223,23 +223,6 @@ bool hasHeight(cl_mem_object_type type) {
          type == CL_MEM_OBJECT_IMAGE3D;
 }
 
-runtime::ImageType runtimeType(cl_mem_object_type type) {
-  switch (type) {
-  case CL_MEM_OBJECT_IMAGE1D:
-    return runtime::ImageType::Image1D;
-  case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-    return runtime::ImageType::Image1DBuffer;
-  case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-    return runtime::ImageType::Image1DArray;
-  case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-    return runtime::ImageType::Image2DArray;
-  case CL_MEM_OBJECT_IMAGE3D:
-    return runtime::ImageType::Image3D;
-  default:
-    return runtime::ImageType::Image2D;
-  }
-}
-
 bool multiply(size_t a, size_t b, size_t &product) { return !__builtin_mul_overflow(a, b, &product); }
 
 // The channel orders whose views of one image's texels
@@ -506,6 +489,7 @@ cl_mem createImage(const ImageRequest &request, cl_context context,
       return fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
                   "image_format's channel data type differs from the image's in "
                   "image_desc->mem_object, or its channel order is not compatible");
+    size = source->size;
   }
 
   auto *mem = new _cl_mem;
