@@ -35,8 +35,17 @@
   X(clReleaseMemObject) X(clGetMemObjectInfo) X(clSetMemObjectDestructorCallback)                  \
   X(clEnqueueReadBuffer) X(clEnqueueWriteBuffer) X(clEnqueueCopyBuffer) X(clEnqueueFillBuffer)     \
   X(clEnqueueReadBufferRect) X(clEnqueueWriteBufferRect) X(clEnqueueCopyBufferRect)                \
-  X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject) X(clEnqueueMigrateMemObjects)                   \
-  X(clGetSupportedImageFormats)
+  X(clEnqueueMapBuffer) X(clEnqueueUnmapMemObject) X(clEnqueueMigrateMemObjects)
+
+#define LANEWISE_IMAGE_FUNCTIONS(X)                                                                \
+  X(clGetSupportedImageFormats) X(clCreateImage) X(clCreateImageWithProperties)                    \
+  X(clCreateImage2D) X(clCreateImage3D) X(clGetImageInfo) X(clEnqueueReadImage)                    \
+  X(clEnqueueWriteImage) X(clEnqueueCopyImage) X(clEnqueueCopyImageToBuffer)                       \
+  X(clEnqueueCopyBufferToImage) X(clEnqueueMapImage)
+
+#define LANEWISE_SAMPLER_FUNCTIONS(X)                                                              \
+  X(clCreateSampler) X(clCreateSamplerWithProperties) X(clRetainSampler) X(clReleaseSampler)       \
+  X(clGetSamplerInfo)
 
 #define LANEWISE_SVM_FUNCTIONS(X)                                                                  \
   X(clSVMAlloc) X(clSVMFree) X(clEnqueueSVMFree) X(clEnqueueSVMMemcpy) X(clEnqueueSVMMemFill)      \
@@ -56,8 +65,9 @@
 
 #define LANEWISE_API_FUNCTIONS(X)                                                                  \
   LANEWISE_PLATFORM_FUNCTIONS(X) LANEWISE_CONTEXT_FUNCTIONS(X) LANEWISE_QUEUE_FUNCTIONS(X)         \
-  LANEWISE_EVENT_FUNCTIONS(X) LANEWISE_MEMORY_FUNCTIONS(X) LANEWISE_SVM_FUNCTIONS(X)               \
-  LANEWISE_PROGRAM_FUNCTIONS(X) LANEWISE_KERNEL_FUNCTIONS(X)
+  LANEWISE_EVENT_FUNCTIONS(X) LANEWISE_MEMORY_FUNCTIONS(X) LANEWISE_IMAGE_FUNCTIONS(X)             \
+  LANEWISE_SAMPLER_FUNCTIONS(X) LANEWISE_SVM_FUNCTIONS(X) LANEWISE_PROGRAM_FUNCTIONS(X)            \
+  LANEWISE_KERNEL_FUNCTIONS(X)
 
 namespace lanewise::icd::api {
 #define LANEWISE_DECLARE_ENTRY_POINT(name) std::remove_pointer_t<cl_api_##name> name;

@@ -8,8 +8,8 @@
 namespace lanewise::icd {
 namespace {
 
-// An entry point of a feature Lanewise does not provide (images, samplers,
-// pipes, native kernels, graphics interop, device-side queues). It answers
+// An entry point of a feature Lanewise does not provide (pipes, native
+// kernels, graphics interop, device-side queues). It answers
 // with `Error`, and sets errcode_ret to it for the functions that create an
 // object.
 template <typename Function, cl_int Error = CL_INVALID_OPERATION> struct Unsupported;
@@ -42,27 +42,8 @@ cl_icd_dispatch makeDispatchTable() {
   LANEWISE_API_FUNCTIONS(LANEWISE_FILL)
 #undef LANEWISE_FILL
 
-  // Images are optional in OpenCL 3.0; CL_DEVICE_IMAGE_SUPPORT is CL_FALSE.
-  // With no image support there can be no image object, so calls that take
-  // one answer CL_INVALID_MEM_OBJECT and calls that create one or a sampler
-  // CL_INVALID_OPERATION, as the spec's error lists say.
-  LANEWISE_UNSUPPORTED(clCreateImage, CL_INVALID_OPERATION)
-  LANEWISE_UNSUPPORTED(clCreateImageWithProperties, CL_INVALID_OPERATION)
-  LANEWISE_UNSUPPORTED(clCreateImage2D, CL_INVALID_OPERATION)
-  LANEWISE_UNSUPPORTED(clCreateImage3D, CL_INVALID_OPERATION)
-  LANEWISE_UNSUPPORTED(clGetImageInfo, CL_INVALID_MEM_OBJECT)
-  LANEWISE_UNSUPPORTED(clEnqueueReadImage, CL_INVALID_MEM_OBJECT)
-  LANEWISE_UNSUPPORTED(clEnqueueWriteImage, CL_INVALID_MEM_OBJECT)
-  LANEWISE_UNSUPPORTED(clEnqueueCopyImage, CL_INVALID_MEM_OBJECT)
-  LANEWISE_UNSUPPORTED(clEnqueueCopyImageToBuffer, CL_INVALID_MEM_OBJECT)
-  LANEWISE_UNSUPPORTED(clEnqueueCopyBufferToImage, CL_INVALID_MEM_OBJECT)
-  LANEWISE_UNSUPPORTED(clEnqueueMapImage, CL_INVALID_MEM_OBJECT)
-  LANEWISE_UNSUPPORTED(clEnqueueFillImage, CL_INVALID_MEM_OBJECT)
-  LANEWISE_UNSUPPORTED(clCreateSampler, CL_INVALID_OPERATION)
-  LANEWISE_UNSUPPORTED(clCreateSamplerWithProperties, CL_INVALID_OPERATION)
-  LANEWISE_UNSUPPORTED(clRetainSampler, CL_INVALID_SAMPLER)
-  LANEWISE_UNSUPPORTED(clReleaseSampler, CL_INVALID_SAMPLER)
-  LANEWISE_UNSUPPORTED(clGetSamplerInfo, CL_INVALID_SAMPLER)
+  // Filling images waits for the texel encoding of the image formats.
+  LANEWISE_UNSUPPORTED(clEnqueueFillImage, CL_INVALID_OPERATION)
   // Pipes are optional (CL_DEVICE_PIPE_SUPPORT is CL_FALSE).
   LANEWISE_UNSUPPORTED(clCreatePipe, CL_INVALID_OPERATION)
   LANEWISE_UNSUPPORTED(clGetPipeInfo, CL_INVALID_MEM_OBJECT)

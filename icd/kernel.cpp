@@ -1,6 +1,8 @@
 #include "icd/api.h"
+#include "icd/image.h"
 #include "icd/program.h"
 #include "icd/queue.h"
+#include "icd/sampler.h"
 
 #include <CL/cl_ext.h>
 
@@ -22,6 +24,98 @@ _cl_kernel::_cl_kernel(_cl_program *program, std::shared_ptr<const ProgramExecut
 _cl_kernel::~_cl_kernel() { --program->attachedKernels; }
 
 namespace {
+
+// The address a memory object argument passes: a buffer's storage, an
+// image's descriptor (runtime/image.h).
+std::uint64_t argumentAddress(const _cl_mem &mem) {
+  return mem.isImage() ? reinterpret_cast<std::uint64_t>(&mem.image->descriptor)
+                       : reinterpret_cast<std::uint64_t>(mem.storage);
+}
+
+const char *imageTypeName(runtime::ImageType type) {
+  switch (type) {
+  case runtime::ImageType::Image1D:
+    return "image1d_t";
+  case runtime::ImageType::Image1DBuffer:
+    return "image1d_buffer_t";
+  case runtime::ImageType::Image1DArray:
+    return "image1d_array_t";
+  case runtime::ImageType::Image2D:
+    return "image2d_t";
+  case runtime::ImageType::Image2DArray:
+    return "image2d_array_t";
+  case runtime::ImageType::Image3D:
+    return "image3d_t";
+  }
+  return "image";
+}
+
+cl_mem_object_type memObjectType(runtime::ImageType type) {
+  switch (type) {
+  case runtime::ImageType::Image1D:
+    return CL_MEM_OBJECT_IMAGE1D;
+  case runtime::ImageType::Image1DBuffer:
+    return CL_MEM_OBJECT_IMAGE1D_BUFFER;
+  case runtime::ImageType::Image1DArray:
+    return CL_MEM_OBJECT_IMAGE1D_ARRAY;
+  case runtime::ImageType::Image2D:
+    return CL_MEM_OBJECT_IMAGE2D;
+  case runtime::ImageType::Image2DArray:
+    return CL_MEM_OBJECT_IMAGE2D_ARRAY;
+  case runtime::ImageType::Image3D:
+    return CL_MEM_OBJECT_IMAGE3D;
+  }
+  return CL_MEM_OBJECT_IMAGE2D;
+}
+
+// OpenCL 3.0, clSetKernelArg: an image argument takes an image of the type
+// the kernel declares (CL_INVALID_MEM_OBJECT), created for the accesses its
+// qualifier makes (CL_INVALID_ARG_VALUE: a read_only argument no
+// CL_MEM_WRITE_ONLY image, a write_only one no CL_MEM_READ_ONLY image; a
+// read_write one neither, and a format of the CL_MEM_KERNEL_READ_AND_WRITE
+// list, OpenCL 3.0, Image Format Mapping).
+cl_int checkImageArgument(_cl_context &context, const std::string &where,
+                          const ArgumentBinding &binding, const _cl_kernel &kernel, cl_mem mem) {
+  const char *declared = imageTypeName(binding.imageType);
+  if (!isValid(mem))
+    return fail(context, CL_INVALID_MEM_OBJECT,
+                where + ": arg_value does not point to a valid image for an " + declared +
+                    " argument");
+  if (mem->context.get() != kernel.program->context.get())
+    return fail(context, CL_INVALID_MEM_OBJECT,
+                where + ": the image belongs to another context than the kernel");
+  if (!mem->isImage() || mem->type != memObjectType(binding.imageType))
+    return fail(context, CL_INVALID_MEM_OBJECT,
+                where + ": the memory object is a " +
+                    (mem->isImage() ? std::string("different image type") : mem->kindName()) +
+                    ", not an image of the argument's type " + declared);
+  const cl_mem_flags flags = mem->flags;
+  switch (binding.imageAccess) {
+  case runtime::ImageAccess::ReadOnly:
+    if (flags & CL_MEM_WRITE_ONLY)
+      return fail(context, CL_INVALID_ARG_VALUE,
+                  where + ": a read_only image argument gets an image created with "
+                          "CL_MEM_WRITE_ONLY");
+    break;
+  case runtime::ImageAccess::WriteOnly:
+    if (flags & CL_MEM_READ_ONLY)
+      return fail(context, CL_INVALID_ARG_VALUE,
+                  where + ": a write_only image argument gets an image created with "
+                          "CL_MEM_READ_ONLY");
+    break;
+  case runtime::ImageAccess::ReadWrite:
+    if (flags & (CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY))
+      return fail(context, CL_INVALID_ARG_VALUE,
+                  where + ": a read_write image argument gets an image created with " +
+                      (flags & CL_MEM_READ_ONLY ? "CL_MEM_READ_ONLY" : "CL_MEM_WRITE_ONLY"));
+    if (!mem->image->info->kernelReadAndWrite)
+      return fail(context, CL_INVALID_ARG_VALUE,
+                  where + ": a read_write image argument gets an image whose format is not "
+                          "supported for CL_MEM_KERNEL_READ_AND_WRITE");
+    break;
+  }
+  return CL_SUCCESS;
+}
 
 std::string argumentLabel(const _cl_kernel &kernel, size_t index) {
   const auto &arguments = kernel.info->arguments;
@@ -193,6 +287,9 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint index, size_t size,
       if (!isValid(mem))
         return fail(context, CL_INVALID_MEM_OBJECT,
                     where + ": arg_value does not point to a valid buffer");
+      if (mem->isImage())
+        return fail(context, CL_INVALID_MEM_OBJECT,
+                    where + ": arg_value is an image; a pointer argument takes a buffer");
       if (mem->context.get() != kernel->program->context.get())
         return fail(context, CL_INVALID_MEM_OBJECT,
                     where + ": the buffer belongs to another context than the kernel");
@@ -222,6 +319,39 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint index, size_t size,
     const size_t kept = binding.kind == ArgumentBinding::Kind::Value ? binding.registerSize : size;
     const auto *bytes = static_cast<const std::byte *>(value);
     argument.value.bytes.assign(bytes, bytes + kept);
+    break;
+  }
+  case ArgumentBinding::Kind::Image: {
+    if (size != sizeof(cl_mem))
+      return fail(context, CL_INVALID_ARG_SIZE,
+                  where + ": arg_size " + std::to_string(size) +
+                      " is not sizeof(cl_mem) for an image");
+    cl_mem mem = value ? *static_cast<const cl_mem *>(value) : nullptr;
+    if (cl_int error = checkImageArgument(context, where, binding, *kernel, mem);
+        error != CL_SUCCESS)
+      return error;
+    const std::uint64_t address = argumentAddress(*mem);
+    argument.value.bytes.resize(8);
+    std::memcpy(argument.value.bytes.data(), &address, 8);
+    argument.buffer = mem;
+    break;
+  }
+  case ArgumentBinding::Kind::Sampler: {
+    if (size != sizeof(cl_sampler))
+      return fail(context, CL_INVALID_ARG_SIZE,
+                  where + ": arg_size " + std::to_string(size) +
+                      " is not sizeof(cl_sampler) for a sampler");
+    cl_sampler sampler = value ? *static_cast<const cl_sampler *>(value) : nullptr;
+    if (!isValid(sampler))
+      return fail(context, CL_INVALID_SAMPLER,
+                  where + ": arg_value does not point to a valid sampler");
+    if (sampler->context.get() != kernel->program->context.get())
+      return fail(context, CL_INVALID_SAMPLER,
+                  where + ": the sampler belongs to another context than the kernel");
+    // The bit field, zero-extended to 64 bits (runtime/image.h).
+    const std::uint64_t bits = sampler->bits();
+    argument.value.bytes.resize(8);
+    std::memcpy(argument.value.bytes.data(), &bits, 8);
     break;
   }
   }
@@ -495,11 +625,11 @@ std::vector<runtime::MemoryRange>
 checkedMemory(const _cl_kernel &kernel, const _cl_context &context,
               const std::vector<std::pair<size_t, OwnerRef<_cl_mem>>> &buffers) {
   std::vector<runtime::MemoryRange> memory;
+  // An image argument's texels, which its descriptor points to.
   for (const auto &[index, buffer] : buffers)
     memory.push_back({reinterpret_cast<std::uint64_t>(buffer->storage), buffer->size,
                       runtime::CheckSite::Space::Global,
-                      (buffer->parent ? "sub-buffer " : "buffer ") +
-                          argumentLabel(kernel, index)});
+                      std::string(buffer->kindName()) + " " + argumentLabel(kernel, index)});
   for (const auto &[start, size] : context.svmAllocationList())
     memory.push_back({reinterpret_cast<std::uint64_t>(start), size,
                       runtime::CheckSite::Space::Global, "an SVM allocation"});
@@ -617,12 +747,12 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
       }
       if (argument.buffer && !isValid(argument.buffer)) {
         return reportBadArgument(entryPoint, *kernel, i,
-                                 "is a buffer that was released and deleted");
+                                 "is a memory object that was released and deleted");
       }
       values.push_back(argument.value);
       if (argument.buffer) {
         buffers.emplace_back(i, OwnerRef(argument.buffer));
-        const auto address = reinterpret_cast<std::uint64_t>(argument.buffer->storage);
+        const std::uint64_t address = argumentAddress(*argument.buffer);
         std::memcpy(values.back().bytes.data(), &address, 8);
       }
     }

@@ -1,6 +1,7 @@
 #include "icd/memory.h"
 
 #include "icd/api.h"
+#include "icd/image.h"
 #include "icd/queue.h"
 
 #include <algorithm>
@@ -35,10 +36,11 @@ std::vector<runtime::MemoryRange> releasedMemory() {
 
 } // namespace lanewise::icd
 
+_cl_mem::_cl_mem() = default;
+
 _cl_mem::~_cl_mem() {
   if (ownsStorage) {
-    lanewise::icd::noteReleasedMemory(storage, size, parent ? "a released sub-buffer"
-                                                            : "a released buffer");
+    lanewise::icd::noteReleasedMemory(storage, size, std::string("a released ") + kindName());
     std::free(storage);
   }
   // After the storage is gone, so that the application may reuse the memory
@@ -72,27 +74,42 @@ cl_uint _cl_mem::mapCount() const {
   return static_cast<cl_uint>(mappings_.size());
 }
 
-namespace {
+const char *_cl_mem::kindName() const {
+  return image ? "image" : parent ? "sub-buffer" : "buffer";
+}
 
-constexpr cl_mem_flags accessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-constexpr cl_mem_flags hostPointerFlags =
-    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
-constexpr cl_mem_flags hostAccessFlags =
-    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
-constexpr cl_mem_flags bufferFlags =
+namespace lanewise::icd {
+
+namespace {
+constexpr cl_mem_flags memoryFlags =
     accessFlags | hostPointerFlags | hostAccessFlags | CL_MEM_KERNEL_READ_AND_WRITE;
 
 bool atMostOne(cl_mem_flags flags) { return std::popcount(flags) <= 1; }
+} // namespace
 
-// OpenCL 3.0, clCreateBuffer: a valid combination of memory flags.
-bool validBufferFlags(cl_mem_flags flags) {
-  if (flags & ~bufferFlags)
+bool validMemoryFlags(cl_mem_flags flags) {
+  if (flags & ~memoryFlags)
     return false;
   if (!atMostOne(flags & accessFlags) || !atMostOne(flags & hostAccessFlags))
     return false;
   if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
     return false;
   return true;
+}
+
+bool widensParentAccess(cl_mem_flags flags, cl_mem_flags parentFlags) {
+  return ((parentFlags & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+         ((parentFlags & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
+         ((parentFlags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
+         ((parentFlags & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
+         ((parentFlags & CL_MEM_HOST_NO_ACCESS) &&
+          (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)));
+}
+
+cl_mem_flags inheritFlags(cl_mem_flags flags, cl_mem_flags parentFlags) {
+  return (flags & accessFlags ? flags & accessFlags : parentFlags & accessFlags) |
+         (flags & hostAccessFlags ? flags & hostAccessFlags : parentFlags & hostAccessFlags) |
+         (parentFlags & hostPointerFlags);
 }
 
 char *allocateStorage(size_t size, size_t alignment) {
@@ -110,12 +127,47 @@ char *allocateStorage(size_t size, size_t alignment) {
   return static_cast<char *>(std::aligned_alloc(alignment, rounded));
 }
 
-bool isBuffer(cl_mem mem) { return isValid(mem); }
+bool isBuffer(cl_mem mem) { return isValid(mem) && !mem->isImage(); }
 
-// Whether two byte ranges of host memory intersect.
 bool overlaps(const char *a, size_t aSize, const char *b, size_t bSize) {
   return a < b + bSize && b < a + aSize;
 }
+
+cl_int validateBuffer(const char *entryPoint, const char *parameter, cl_command_queue queue,
+                      cl_mem buffer) {
+  const std::string name = std::string(entryPoint) + ": " + parameter;
+  if (!isBuffer(buffer))
+    return fail(*queue->context, CL_INVALID_MEM_OBJECT,
+                name + (isValid(buffer) ? " is an image, not a buffer" : " is not a valid buffer"));
+  if (buffer->context.get() != queue->context.get())
+    return fail(*queue->context, CL_INVALID_CONTEXT,
+                name + " belongs to another context than the queue");
+  return CL_SUCCESS;
+}
+
+cl_int validateMemObject(const char *entryPoint, const char *parameter, cl_command_queue queue,
+                         cl_mem mem) {
+  const std::string name = std::string(entryPoint) + ": " + parameter;
+  if (!isValid(mem))
+    return fail(*queue->context, CL_INVALID_MEM_OBJECT, name + " is not a valid memory object");
+  if (mem->context.get() != queue->context.get())
+    return fail(*queue->context, CL_INVALID_CONTEXT,
+                name + " belongs to another context than the queue");
+  return CL_SUCCESS;
+}
+
+cl_int hostAccessDenied(const char *entryPoint, const _cl_mem *mem, const char *access) {
+  return fail(*mem->context, CL_INVALID_OPERATION,
+              std::string(entryPoint) + ": the " + mem->kindName() + " was created with " +
+                  (mem->flags & CL_MEM_HOST_NO_ACCESS   ? "CL_MEM_HOST_NO_ACCESS"
+                   : mem->flags & CL_MEM_HOST_READ_ONLY ? "CL_MEM_HOST_READ_ONLY"
+                                                        : "CL_MEM_HOST_WRITE_ONLY") +
+                  ", which forbids the host to " + access + " it");
+}
+
+} // namespace lanewise::icd
+
+namespace {
 
 bool inRange(const _cl_mem *mem, size_t offset, size_t size) {
   return offset <= mem->size && size <= mem->size - offset;
@@ -126,18 +178,6 @@ std::string rangeText(size_t offset, size_t size, const _cl_mem *buffer) {
   return "offset " + std::to_string(offset) + " + size " + std::to_string(size) +
          " is past the end of the " + std::to_string(buffer->size) + "-byte " +
          (buffer->parent ? "sub-buffer" : "buffer");
-}
-
-// The checks of a buffer given to an enqueue on `queue` (after the queue's).
-cl_int validateBuffer(const char *entryPoint, const char *parameter, cl_command_queue queue,
-                      cl_mem buffer) {
-  const std::string name = std::string(entryPoint) + ": " + parameter;
-  if (!isBuffer(buffer))
-    return fail(*queue->context, CL_INVALID_MEM_OBJECT, name + " is not a valid buffer");
-  if (buffer->context.get() != queue->context.get())
-    return fail(*queue->context, CL_INVALID_CONTEXT,
-                name + " belongs to another context than the queue");
-  return CL_SUCCESS;
 }
 
 // The checks shared by clEnqueue{Read,Write}Buffer.
@@ -158,28 +198,7 @@ cl_int validateTransfer(const char *entryPoint, cl_command_queue queue, cl_mem b
   return CL_SUCCESS;
 }
 
-// CL_INVALID_OPERATION for a host access the buffer's flags forbid.
-cl_int hostAccessDenied(const char *entryPoint, const _cl_mem *buffer, const char *access) {
-  return fail(*buffer->context, CL_INVALID_OPERATION,
-              std::string(entryPoint) + ": the buffer was created with " +
-                  (buffer->flags & CL_MEM_HOST_NO_ACCESS   ? "CL_MEM_HOST_NO_ACCESS"
-                   : buffer->flags & CL_MEM_HOST_READ_ONLY ? "CL_MEM_HOST_READ_ONLY"
-                                                           : "CL_MEM_HOST_WRITE_ONLY") +
-                  ", which forbids the host to " + access + " it");
-}
-
-// A rectangular region of a buffer or of host memory (OpenCL 3.0,
-// clEnqueueReadBufferRect): pitches of 0 mean tightly packed.
-struct RectLayout {
-  size_t origin[3];
-  size_t rowPitch;
-  size_t slicePitch;
-
-  size_t offsetOf(size_t x, size_t y, size_t z) const {
-    return (origin[2] + z) * slicePitch + (origin[1] + y) * rowPitch + origin[0] + x;
-  }
-};
-
+// Pitches of 0 mean tightly packed.
 cl_int makeRectLayout(const size_t *origin, const size_t *region, size_t rowPitch,
                       size_t slicePitch, RectLayout &layout) {
   if (rowPitch == 0)
@@ -259,7 +278,7 @@ cl_mem createBuffer(const char *entryPoint, cl_context context, const cl_mem_pro
       return fail(CL_INVALID_PROPERTY, "properties names an unknown property");
     propertyList.push_back(0);
   }
-  if (!validBufferFlags(flags))
+  if (!validMemoryFlags(flags))
     return fail(CL_INVALID_VALUE, "flags has unknown bits or mutually exclusive flags");
   if (size == 0)
     return fail(CL_INVALID_BUFFER_SIZE, "size is 0");
@@ -340,15 +359,10 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
     return fail(CL_INVALID_MEM_OBJECT, "buffer is a sub-buffer");
   // A sub-buffer inherits what it does not specify, may not widen the
   // parent's device or host access, and takes no host pointer flag.
-  if ((flags & ~(accessFlags | hostAccessFlags)) || !validBufferFlags(flags))
+  if ((flags & ~(accessFlags | hostAccessFlags)) || !validMemoryFlags(flags))
     return fail(CL_INVALID_VALUE, "flags has bits other than one device and one host access flag");
   const cl_mem_flags parentFlags = buffer->flags;
-  if (((parentFlags & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
-      ((parentFlags & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))) ||
-      ((parentFlags & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY)) ||
-      ((parentFlags & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY)) ||
-      ((parentFlags & CL_MEM_HOST_NO_ACCESS) &&
-       (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
+  if (widensParentAccess(flags, parentFlags))
     return fail(CL_INVALID_VALUE, "flags widens the device or host access of buffer");
   if (type != CL_BUFFER_CREATE_TYPE_REGION)
     return fail(CL_INVALID_VALUE, "buffer_create_type is not CL_BUFFER_CREATE_TYPE_REGION");
@@ -370,13 +384,8 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   sub->context = buffer->context;
   sub->parent = OwnerRef(buffer);
   // What the sub-buffer does not specify it inherits (OpenCL 3.0, clCreateSubBuffer).
-  auto inherit = [flags](cl_mem_flags from) {
-    return (flags & accessFlags ? flags & accessFlags : from & accessFlags) |
-           (flags & hostAccessFlags ? flags & hostAccessFlags : from & hostAccessFlags) |
-           (from & hostPointerFlags);
-  };
-  sub->flags = inherit(parentFlags);
-  sub->requestedFlags = inherit(buffer->requestedFlags);
+  sub->flags = inheritFlags(flags, parentFlags);
+  sub->requestedFlags = inheritFlags(flags, buffer->requestedFlags);
   sub->size = region.size;
   sub->offset = region.origin;
   sub->storage = buffer->storage + region.origin;
@@ -406,7 +415,7 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem mem, cl_mem_info param, size_t size
   InfoResult result(size, value, sizeReturn);
   switch (param) {
   case CL_MEM_TYPE:
-    return result(cl_mem_object_type{CL_MEM_OBJECT_BUFFER});
+    return result(mem->type);
   case CL_MEM_FLAGS:
     return result(mem->requestedFlags);
   case CL_MEM_SIZE:
@@ -747,7 +756,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem mem, v
   constexpr const char *name = "clEnqueueUnmapMemObject";
   if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
     return error;
-  if (cl_int error = validateBuffer(name, "memobj", queue, mem); error != CL_SUCCESS)
+  if (cl_int error = validateMemObject(name, "memobj", queue, mem); error != CL_SUCCESS)
     return error;
   if (!mem->removeMapping(mapped))
     return fail(*queue->context, CL_INVALID_VALUE,
@@ -772,29 +781,13 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue queue, cl_uint nu
     return fail(context, CL_INVALID_VALUE, "clEnqueueMigrateMemObjects: flags has unknown bits");
   for (cl_uint i = 0; i < numObjects; ++i) {
     const std::string parameter = "mem_objects[" + std::to_string(i) + "]";
-    if (cl_int error = validateBuffer(name, parameter.c_str(), queue, objects[i]);
+    if (cl_int error = validateMemObject(name, parameter.c_str(), queue, objects[i]);
         error != CL_SUCCESS)
       return error;
   }
   // One memory for host and device: there is nothing to move.
   return queue->enqueue(CL_COMMAND_MIGRATE_MEM_OBJECTS, waitListSpan(numEvents, events), nullptr,
                         event);
-}
-
-cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
-                                              cl_mem_object_type type, cl_uint numEntries,
-                                              cl_image_format *formats, cl_uint *numFormats) {
-  if (!isValid(context))
-    return CL_INVALID_CONTEXT;
-  constexpr cl_mem_object_type firstImage = CL_MEM_OBJECT_IMAGE2D;
-  constexpr cl_mem_object_type lastImage = CL_MEM_OBJECT_IMAGE1D_BUFFER;
-  if (!validBufferFlags(flags & ~CL_MEM_KERNEL_READ_AND_WRITE) || type < firstImage ||
-      type > lastImage || (numEntries == 0 && formats))
-    return CL_INVALID_VALUE;
-  // CL_DEVICE_IMAGE_SUPPORT is CL_FALSE: no format is supported.
-  if (numFormats)
-    *numFormats = 0;
-  return CL_SUCCESS;
 }
 
 } // namespace lanewise::icd::api

@@ -28,6 +28,7 @@ enum class ObjectKind : std::uint32_t {
   Event,
   Program,
   Kernel,
+  Sampler,
 };
 
 // Every live API object. A handle is valid for the API while its object is

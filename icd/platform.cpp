@@ -88,6 +88,10 @@ _cl_device_id *makeDevice(_cl_platform_id *platform) {
   device->globalCacheSize = l2 > 0 ? cl_ulong(l2) : cl_ulong(1) << 20;
   long line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
   device->globalCacheLineSize = line > 0 ? cl_uint(line) : 64;
+  // A 1D image buffer views a buffer: as many texels as the largest buffer
+  // holds of the largest (16-byte) elements.
+  device->imageMaxBufferSize =
+      std::max<std::size_t>(device->imageMaxBufferSize, device->maxAllocSize / 16);
   device->clockFrequencyMHz = cpuFrequencyMHz();
   device->name = cpuName();
   // clang and llvm-spirv compile OpenCL C source; the SPIRV-Tools linker
@@ -174,6 +178,12 @@ std::vector<cl_name_version> _cl_device_id::extensions() const {
     add("cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0));
   if (capabilities.fp16)
     add("cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0));
+  if (capabilities.images) {
+    add("cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0));
+    // 2D images from buffers are core in OpenCL 3.0 with a nonzero
+    // CL_DEVICE_IMAGE_PITCH_ALIGNMENT; the extension names the same thing.
+    add("cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0));
+  }
   if (capabilities.subgroups)
     for (const char *name :
          {"cl_khr_subgroups", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
@@ -199,6 +209,9 @@ std::vector<cl_name_version> _cl_device_id::openclCFeatures() const {
   add(capabilities.genericAddressSpace, "__opencl_c_generic_address_space");
   add(capabilities.programScopeGlobals, "__opencl_c_program_scope_global_variables");
   add(capabilities.workGroupCollectives, "__opencl_c_work_group_collective_functions");
+  for (const char *name :
+       {"__opencl_c_images", "__opencl_c_3d_image_writes", "__opencl_c_read_write_images"})
+    add(capabilities.images, name);
   for (const char *name : {"__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
                            "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices"})
     add(capabilities.fineGrainSvm, name);
@@ -346,14 +359,32 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
     return result(cl_uint{64});
   case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
     return result(d.maxAllocSize);
+  // Image queries: "0 otherwise" without CL_DEVICE_IMAGE_SUPPORT.
   case CL_DEVICE_IMAGE_SUPPORT:
-    return result(no);
+    return result(caps.images ? yes : no);
   case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    return result(caps.images ? d.maxReadImageArgs : 0u);
   case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+    return result(caps.images ? d.maxWriteImageArgs : 0u);
   case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    return result(caps.images ? d.maxReadWriteImageArgs : 0u);
   case CL_DEVICE_MAX_SAMPLERS:
+    return result(caps.images ? d.maxSamplers : 0u);
   case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    return result(caps.images ? d.imagePitchAlignment : 0u);
   case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+    return result(caps.images ? d.imageBaseAddressAlignment : 0u);
+  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    return result(caps.images ? d.image2DMaxSize : std::size_t{0});
+  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    return result(caps.images ? d.image3DMaxSize : std::size_t{0});
+  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    return result(caps.images ? d.imageMaxBufferSize : std::size_t{0});
+  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+    return result(caps.images ? d.imageMaxArraySize : std::size_t{0});
   case CL_DEVICE_MAX_PIPE_ARGS:
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
@@ -363,14 +394,6 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
     return result(cl_uint{0});
-  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
-  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-    return result(std::size_t{0});
   case CL_DEVICE_IL_VERSION:
     return result.string(ilVersionString());
   case CL_DEVICE_ILS_WITH_VERSION: {

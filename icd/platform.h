@@ -28,6 +28,10 @@ struct DeviceCapabilities {
   // order and scope: __opencl_c_atomic_order_acq_rel, _seq_cst,
   // __opencl_c_atomic_scope_device and _all_devices.
   bool fineGrainSvm = true;
+  // Images and samplers (CL_DEVICE_IMAGE_SUPPORT): every image type, 3D image
+  // writes (cl_khr_3d_image_writes), read_write image arguments, and 2D images
+  // from buffers (CL_DEVICE_IMAGE_PITCH_ALIGNMENT is not 0).
+  bool images = true;
 };
 
 struct _cl_device_id
@@ -46,6 +50,22 @@ struct _cl_device_id
   cl_ulong globalCacheSize = 0;
   cl_uint clockFrequencyMHz = 0;
   std::string name;
+
+  // Image limits (OpenCL 3.0, 4.2; each at least the full profile's minimum).
+  // Images are host memory like buffers: the limits are the minimums where
+  // a larger one would only let one image take most of the memory.
+  std::size_t image2DMaxSize = 16384;
+  std::size_t image3DMaxSize = 2048;
+  std::size_t imageMaxBufferSize = 65536; // texels of a 1D image buffer (see makeDevice)
+  std::size_t imageMaxArraySize = 2048;
+  cl_uint maxReadImageArgs = 128;
+  cl_uint maxWriteImageArgs = 64;
+  cl_uint maxReadWriteImageArgs = 64;
+  cl_uint maxSamplers = 16;
+  // In pixels: rows of a 2D image from a buffer at any multiple of the
+  // element size, from any buffer aligned to its element size.
+  cl_uint imagePitchAlignment = 1;
+  cl_uint imageBaseAddressAlignment = 1;
 
   cl_version version() const; // CL_DEVICE_NUMERIC_VERSION
   std::vector<cl_name_version> extensions() const;

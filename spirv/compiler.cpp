@@ -577,12 +577,17 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
   std::string extensions = "-cl-ext=-all";
   for (const std::string &extension : target.extensions)
     extensions += ",+" + extension;
+  auto reports = [&](const char *feature) {
+    return std::find(target.extensions.begin(), target.extensions.end(), feature) !=
+           target.extensions.end();
+  };
   // clang-14's opencl-c.h declares the image built-ins for OpenCL C 3.0
   // whatever the features, and then refuses its own declarations without
-  // __opencl_c_images. The features are enabled for the header and their
-  // macros removed, so that kernels see a device without images (and a
-  // kernel that uses images still fails, for its ImageBasic capability).
-  const bool imageWorkaround = standard == "CL3.0";
+  // __opencl_c_images. For a device without images the features are enabled
+  // for the header and their macros removed, so that kernels see a device
+  // without images (and a kernel that uses images still fails, for its
+  // ImageBasic capability).
+  const bool imageWorkaround = standard == "CL3.0" && !reports("__opencl_c_images");
   if (imageWorkaround)
     extensions += ",+__opencl_c_images,+__opencl_c_read_write_images";
   result.clang.insert(result.clang.begin(), {"-cl-std=" + standard, extensions, optimisation});
@@ -602,14 +607,12 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
     for (const char *feature :
          {"__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
           "__opencl_c_atomic_scope_all_devices", "__opencl_c_read_write_images"})
-      if (std::find(target.extensions.begin(), target.extensions.end(), feature) ==
-          target.extensions.end())
+      if (!reports(feature))
         result.undefine.push_back(feature);
   // OpenCL C 3.0, 6.12: __IMAGE_SUPPORT__ is defined when the device
   // supports images, and undefined otherwise; clang-14 defines it for every
   // SPIR target.
-  if (std::find(target.extensions.begin(), target.extensions.end(), "__opencl_c_images") ==
-      target.extensions.end())
+  if (!reports("__opencl_c_images"))
     result.undefine.push_back("__IMAGE_SUPPORT__");
   for (const std::string &macro : target.macros) {
     result.clang.push_back("-D");

@@ -159,6 +159,8 @@ public:
       clReleaseProgram(p);
     for (cl_mem m : buffers_)
       clReleaseMemObject(m);
+    for (cl_sampler sampler : samplers_)
+      clReleaseSampler(sampler);
     for (void *p : svm_)
       clSVMFree(context, p);
     clReleaseMemObject(otherBuffer);
@@ -191,6 +193,31 @@ public:
     cl_mem made = clCreateSubBuffer(buffer, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
     if (made)
       buffers_.push_back(made);
+    return made;
+  }
+
+  // A 16 x 16 (x 4) RGBA UNORM_INT8 image of `type` in `in` (the row's
+  // context by default).
+  cl_mem newImage(cl_mem_flags flags = CL_MEM_READ_WRITE,
+                  cl_mem_object_type type = CL_MEM_OBJECT_IMAGE2D, cl_context in = nullptr) {
+    const cl_image_format format = {CL_RGBA, CL_UNORM_INT8};
+    cl_image_desc desc{};
+    desc.image_type = type;
+    desc.image_width = desc.image_height = 16;
+    desc.image_depth = 4;
+    cl_int status = CL_SUCCESS;
+    cl_mem made = clCreateImage(in ? in : context, flags, &format, &desc, nullptr, &status);
+    if (made)
+      buffers_.push_back(made);
+    return made;
+  }
+
+  cl_sampler newSampler() {
+    cl_int status = CL_SUCCESS;
+    cl_sampler made =
+        clCreateSampler(context, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &status);
+    if (made)
+      samplers_.push_back(made);
     return made;
   }
 
@@ -351,6 +378,7 @@ private:
   std::vector<cl_kernel> kernels_;
   std::vector<cl_program> programs_;
   std::vector<cl_mem> buffers_;
+  std::vector<cl_sampler> samplers_;
   std::vector<void *> svm_;
 };
 
@@ -389,6 +417,11 @@ cl_int created(cl_program object, const cl_int &error) {
 cl_int created(cl_kernel object, const cl_int &error) {
   if (object)
     clReleaseKernel(object);
+  return error;
+}
+cl_int created(cl_sampler object, const cl_int &error) {
+  if (object)
+    clReleaseSampler(object);
   return error;
 }
 cl_int mapped(World &w, cl_mem buffer, void *pointer, const cl_int &error) {
@@ -1152,6 +1185,153 @@ const Row rows[] = {
 {"clGetSupportedImageFormats_ZeroEntriesWithList", CL_INVALID_VALUE,
  "OpenCL 3.0 API, clGetSupportedImageFormats: CL_INVALID_VALUE if num_entries is 0 and image_formats is not NULL",
  [](World &w) { cl_image_format f[1]; return clGetSupportedImageFormats(w.context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, f, nullptr); }},
+
+// ---------------------------------------------------------------------------
+// Images (5.3)
+{"clCreateImage_NullContext", CL_INVALID_CONTEXT,
+ "OpenCL 3.0 API, clCreateImage: CL_INVALID_CONTEXT if context is not a valid context",
+ [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImage(nullptr, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }},
+{"clCreateImage_BadFlags", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clCreateImage: CL_INVALID_VALUE if values specified in flags are not valid as defined in the Memory Flags table",
+ [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, &f, &d, nullptr, &w.error), w.error); }, Reports},
+{"clCreateImage_NullFormat", CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+ "OpenCL 3.0 API, clCreateImage: CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if image_format is NULL",
+ [](World &w) { cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, nullptr, &d, nullptr, &w.error), w.error); }, Reports},
+{"clCreateImage_UnknownOrder", CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
+ "OpenCL 3.0 API, clCreateImage: CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if values specified in image_format are not valid",
+ [](World &w) { const cl_image_format f = {0x7777, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports},
+{"clCreateImage_NullDescriptor", CL_INVALID_IMAGE_DESCRIPTOR,
+ "OpenCL 3.0 API (v3.0.14), clCreateImage: CL_INVALID_IMAGE_DESCRIPTOR if values specified in image_desc are not valid or if image_desc is NULL",
+ [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, nullptr, nullptr, &w.error), w.error); }, Reports},
+{"clCreateImage_BufferType", CL_INVALID_IMAGE_DESCRIPTOR,
+ "OpenCL 3.0 API, Image Descriptor: image_type must be one of the CL_MEM_OBJECT_IMAGE* values",
+ [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_BUFFER; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports},
+{"clCreateImage_ZeroWidth", CL_INVALID_IMAGE_SIZE,
+ "OpenCL 3.0 API, clCreateImage: CL_INVALID_IMAGE_SIZE if the image dimensions specified in image_desc are not valid",
+ [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports},
+{"clCreateImage_HostPtrWithoutFlag", CL_INVALID_HOST_PTR,
+ "OpenCL 3.0 API, clCreateImage: CL_INVALID_HOST_PTR if host_ptr is not NULL but CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are not set in flags",
+ [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, w.host, &w.error), w.error); }, Reports},
+{"clCreateImage_DepthWithoutExtension", Codes(CL_IMAGE_FORMAT_NOT_SUPPORTED, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR),
+ "OpenCL 3.0 API, clCreateImage: CL_IMAGE_FORMAT_NOT_SUPPORTED if there are no devices in context that support image_format (CL_DEPTH needs cl_khr_depth_images)",
+ [](World &w) { const cl_image_format f = {CL_DEPTH, CL_FLOAT}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports},
+{"clCreateImage_ReadWriteOnReadOnlyBuffer", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clCreateImage: CL_INVALID_VALUE if an image is created from a buffer created with CL_MEM_READ_ONLY and flags specifies CL_MEM_READ_WRITE",
+ [](World &w) { cl_mem b = w.newBuffer(CL_MEM_READ_ONLY); const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER; d.image_width = 4; d.mem_object = b; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports},
+{"clCreateImageWithProperties_UnknownProperty", CL_INVALID_PROPERTY,
+ "OpenCL 3.0 API, clCreateImageWithProperties: CL_INVALID_PROPERTY if a property name in properties is not a supported property name",
+ [](World &w) { const cl_mem_properties p[] = {0x7777, 1, 0}; const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImageWithProperties(w.context, p, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports},
+{"clCreateImage2D_ZeroHeight", CL_INVALID_IMAGE_SIZE,
+ "OpenCL 3.0 API, clCreateImage2D: CL_INVALID_IMAGE_SIZE if image_width or image_height are 0",
+ [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; return created(clCreateImage2D(w.context, CL_MEM_READ_WRITE, &f, 4, 0, 0, nullptr, &w.error), w.error); }, Reports},
+{"clCreateImage3D_DepthOne", CL_INVALID_IMAGE_SIZE,
+ "OpenCL 3.0 API, clCreateImage3D: CL_INVALID_IMAGE_SIZE if image_depth <= 1",
+ [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; return created(clCreateImage3D(w.context, CL_MEM_READ_WRITE, &f, 4, 4, 1, 0, 0, nullptr, &w.error), w.error); }, Reports},
+{"clGetImageInfo_Buffer", CL_INVALID_MEM_OBJECT,
+ "OpenCL 3.0 API, clGetImageInfo: CL_INVALID_MEM_OBJECT if image is not a valid image object",
+ [](World &w) { size_t v; return clGetImageInfo(w.buffer, CL_IMAGE_WIDTH, sizeof v, &v, nullptr); }},
+{"clGetImageInfo_UnknownParam", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clGetImageInfo: CL_INVALID_VALUE if param_name is not one of the supported values",
+ [](World &w) { size_t v; return clGetImageInfo(w.newImage(), 0x7777, sizeof v, &v, nullptr); }},
+{"clEnqueueReadImage_Buffer", CL_INVALID_MEM_OBJECT,
+ "OpenCL 3.0 API, clEnqueueReadImage: CL_INVALID_MEM_OBJECT if image is not a valid image object",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; return clEnqueueReadImage(w.queue, w.buffer, CL_TRUE, o, one, 0, 0, w.host, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueReadImage_OutOfBounds", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clEnqueueReadImage: CL_INVALID_VALUE if the region being read specified by origin and region is out of bounds",
+ [](World &w) { const size_t o[3] = {16, 0, 0}; return clEnqueueReadImage(w.queue, w.newImage(), CL_TRUE, o, one, 0, 0, w.host, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueReadImage_2DOriginZ", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clEnqueueReadImage: if image is a 2D image object, origin[2] must be 0",
+ [](World &w) { const size_t o[3] = {0, 0, 1}; return clEnqueueReadImage(w.queue, w.newImage(), CL_TRUE, o, one, 0, 0, w.host, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueReadImage_SlicePitchFor2D", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clEnqueueReadImage: CL_INVALID_VALUE if image is a 1D or 2D image and slice_pitch is not 0",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; return clEnqueueReadImage(w.queue, w.newImage(), CL_TRUE, o, one, 0, 64, w.host, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueReadImage_NullPtr", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clEnqueueReadImage: CL_INVALID_VALUE if ptr is NULL",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; return clEnqueueReadImage(w.queue, w.newImage(), CL_TRUE, o, one, 0, 0, nullptr, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueReadImage_HostWriteOnly", CL_INVALID_OPERATION,
+ "OpenCL 3.0 API, clEnqueueReadImage: CL_INVALID_OPERATION if clEnqueueReadImage is called on image which has been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; return clEnqueueReadImage(w.queue, w.newImage(CL_MEM_HOST_WRITE_ONLY), CL_TRUE, o, one, 0, 0, w.host, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueReadImage_OtherContextImage", CL_INVALID_CONTEXT,
+ "OpenCL 3.0 API, clEnqueueReadImage: CL_INVALID_CONTEXT if the context associated with command_queue and image are not the same",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; return clEnqueueReadImage(w.queue, w.newImage(CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, w.otherContext), CL_TRUE, o, one, 0, 0, w.host, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueWriteImage_HostReadOnly", CL_INVALID_OPERATION,
+ "OpenCL 3.0 API, clEnqueueWriteImage: CL_INVALID_OPERATION if clEnqueueWriteImage is called on image which has been created with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; return clEnqueueWriteImage(w.queue, w.newImage(CL_MEM_HOST_READ_ONLY), CL_TRUE, o, one, 0, 0, w.host, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueWriteImage_NullRegion", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clEnqueueWriteImage: CL_INVALID_VALUE if region is NULL",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; return clEnqueueWriteImage(w.queue, w.newImage(), CL_TRUE, o, nullptr, 0, 0, w.host, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueWriteImage_CountWithoutList", CL_INVALID_EVENT_WAIT_LIST,
+ "OpenCL 3.0 API, clEnqueueWriteImage: CL_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL and num_events_in_wait_list > 0",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; return clEnqueueWriteImage(w.queue, w.newImage(), CL_TRUE, o, one, 0, 0, w.host, 1, nullptr, nullptr); }, Reports},
+{"clEnqueueCopyImage_FormatMismatch", CL_IMAGE_FORMAT_MISMATCH,
+ "OpenCL 3.0 API, clEnqueueCopyImage: CL_IMAGE_FORMAT_MISMATCH if src_image and dst_image do not use the same image format",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; const cl_image_format f = {CL_R, CL_FLOAT}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 16; cl_int e; cl_mem other = clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &e); const cl_int r = clEnqueueCopyImage(w.queue, w.newImage(), other, o, o, one, 0, nullptr, nullptr); clReleaseMemObject(other); return r; }, Reports},
+{"clEnqueueCopyImage_Overlap", CL_MEM_COPY_OVERLAP,
+ "OpenCL 3.0 API, clEnqueueCopyImage: CL_MEM_COPY_OVERLAP if src_image and dst_image are the same image object and the source and destination regions overlap",
+ [](World &w) { cl_mem i = w.newImage(); const size_t a[3] = {0, 0, 0}, b[3] = {2, 2, 0}, r[3] = {4, 4, 1}; return clEnqueueCopyImage(w.queue, i, i, a, b, r, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueCopyImage_BufferSource", CL_INVALID_MEM_OBJECT,
+ "OpenCL 3.0 API, clEnqueueCopyImage: CL_INVALID_MEM_OBJECT if src_image and dst_image are not valid image objects",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; return clEnqueueCopyImage(w.queue, w.buffer, w.newImage(), o, o, one, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueCopyImageToBuffer_PastBufferEnd", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clEnqueueCopyImageToBuffer: CL_INVALID_VALUE if the region specified by dst_offset and dst_offset + dst_cb refer to a region outside dst_buffer",
+ [](World &w) { const size_t o[3] = {0, 0, 0}, r[3] = {16, 16, 1}; return clEnqueueCopyImageToBuffer(w.queue, w.newImage(), w.buffer, o, r, 0, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueCopyImageToBuffer_ImageAsBuffer", CL_INVALID_MEM_OBJECT,
+ "OpenCL 3.0 API, clEnqueueCopyImageToBuffer: CL_INVALID_MEM_OBJECT if dst_buffer is not a valid buffer object",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; cl_mem i = w.newImage(); return clEnqueueCopyImageToBuffer(w.queue, i, i, o, one, 0, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueCopyBufferToImage_NullOrigin", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clEnqueueCopyBufferToImage: CL_INVALID_VALUE if dst_origin or region is NULL",
+ [](World &w) { return clEnqueueCopyBufferToImage(w.queue, w.buffer, w.newImage(), 0, nullptr, one, 0, nullptr, nullptr); }, Reports},
+{"clEnqueueMapImage_NullRowPitch", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clEnqueueMapImage: CL_INVALID_VALUE if image_row_pitch is NULL",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; cl_mem i = w.newImage(); void *p = clEnqueueMapImage(w.queue, i, CL_TRUE, CL_MAP_READ, o, one, nullptr, nullptr, 0, nullptr, nullptr, &w.error); return mapped(w, i, p, w.error); }, Reports},
+{"clEnqueueMapImage_3DNullSlicePitch", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clEnqueueMapImage: CL_INVALID_VALUE if image is a 3D image, 1D or 2D image array object and image_slice_pitch is NULL",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; size_t row; cl_mem i = w.newImage(CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE3D); void *p = clEnqueueMapImage(w.queue, i, CL_TRUE, CL_MAP_READ, o, one, &row, nullptr, 0, nullptr, nullptr, &w.error); return mapped(w, i, p, w.error); }, Reports},
+{"clEnqueueMapImage_ReadHostWriteOnly", CL_INVALID_OPERATION,
+ "OpenCL 3.0 API, clEnqueueMapImage: CL_INVALID_OPERATION if image has been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is set in map_flags",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; size_t row; cl_mem i = w.newImage(CL_MEM_HOST_WRITE_ONLY); void *p = clEnqueueMapImage(w.queue, i, CL_TRUE, CL_MAP_READ, o, one, &row, nullptr, 0, nullptr, nullptr, &w.error); return mapped(w, i, p, w.error); }, Reports},
+{"clEnqueueMapImage_Buffer", CL_INVALID_MEM_OBJECT,
+ "OpenCL 3.0 API, clEnqueueMapImage: CL_INVALID_MEM_OBJECT if image is not a valid image object",
+ [](World &w) { const size_t o[3] = {0, 0, 0}; size_t row; void *p = clEnqueueMapImage(w.queue, w.buffer, CL_TRUE, CL_MAP_READ, o, one, &row, nullptr, 0, nullptr, nullptr, &w.error); return mapped(w, w.buffer, p, w.error); }, Reports},
+{"clEnqueueUnmapMemObject_ImageNotMapped", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clEnqueueUnmapMemObject: CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by clEnqueueMapBuffer or clEnqueueMapImage for memobj",
+ [](World &w) { return clEnqueueUnmapMemObject(w.queue, w.newImage(), w.host, 0, nullptr, nullptr); }, Reports},
+
+// ---------------------------------------------------------------------------
+// Samplers (5.4)
+{"clCreateSampler_NullContext", CL_INVALID_CONTEXT,
+ "OpenCL 3.0 API, clCreateSampler: CL_INVALID_CONTEXT if context is not a valid context",
+ [](World &w) { return created(clCreateSampler(nullptr, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &w.error), w.error); }},
+{"clCreateSampler_BadAddressingMode", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clCreateSampler: CL_INVALID_VALUE if addressing_mode, filter_mode, normalized_coords or a combination of these arguments are not valid",
+ [](World &w) { return created(clCreateSampler(w.context, CL_TRUE, 0x7777, CL_FILTER_NEAREST, &w.error), w.error); }, Reports},
+{"clCreateSampler_BadFilterMode", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clCreateSampler: CL_INVALID_VALUE if addressing_mode, filter_mode, normalized_coords or a combination of these arguments are not valid",
+ [](World &w) { return created(clCreateSampler(w.context, CL_TRUE, CL_ADDRESS_CLAMP, 0x7777, &w.error), w.error); }, Reports},
+{"clCreateSamplerWithProperties_UnknownProperty", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clCreateSamplerWithProperties: CL_INVALID_VALUE if the property name in sampler_properties is not a supported property name",
+ [](World &w) { const cl_sampler_properties p[] = {0x7777, 1, 0}; return created(clCreateSamplerWithProperties(w.context, p, &w.error), w.error); }, Reports},
+{"clCreateSamplerWithProperties_Twice", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clCreateSamplerWithProperties: CL_INVALID_VALUE if the same property name is specified more than once",
+ [](World &w) { const cl_sampler_properties p[] = {CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, 0}; return created(clCreateSamplerWithProperties(w.context, p, &w.error), w.error); }, Reports},
+{"clCreateSamplerWithProperties_BadValue", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clCreateSamplerWithProperties: CL_INVALID_VALUE if the value specified for a supported property name is not valid",
+ [](World &w) { const cl_sampler_properties p[] = {CL_SAMPLER_ADDRESSING_MODE, 0x7777, 0}; return created(clCreateSamplerWithProperties(w.context, p, &w.error), w.error); }, Reports},
+{"clRetainSampler_Null", CL_INVALID_SAMPLER,
+ "OpenCL 3.0 API, clRetainSampler: CL_INVALID_SAMPLER if sampler is not a valid sampler object",
+ [](World &) { return clRetainSampler(nullptr); }},
+{"clReleaseSampler_Null", CL_INVALID_SAMPLER,
+ "OpenCL 3.0 API, clReleaseSampler: CL_INVALID_SAMPLER if sampler is not a valid sampler object",
+ [](World &) { return clReleaseSampler(nullptr); }},
+{"clGetSamplerInfo_ImageAsSampler", CL_INVALID_SAMPLER,
+ "OpenCL 3.0 API, clGetSamplerInfo: CL_INVALID_SAMPLER if sampler is not a valid sampler object",
+ [](World &w) { cl_uint v; return clGetSamplerInfo(as<cl_sampler>(w.newImage()), CL_SAMPLER_REFERENCE_COUNT, sizeof v, &v, nullptr); }, WrongKind},
+{"clGetSamplerInfo_UnknownParam", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clGetSamplerInfo: CL_INVALID_VALUE if param_name is not one of the supported values",
+ [](World &w) { cl_uint v; return clGetSamplerInfo(w.newSampler(), 0x7777, sizeof v, &v, nullptr); }},
+{"clGetSamplerInfo_ValueTooSmall", CL_INVALID_VALUE,
+ "OpenCL 3.0 API, clGetSamplerInfo: CL_INVALID_VALUE if size in bytes specified by param_value_size is less than size of return type and param_value is not NULL",
+ [](World &w) { char v[1]; return clGetSamplerInfo(w.newSampler(), CL_SAMPLER_CONTEXT, sizeof v, v, nullptr); }},
 
 // ---------------------------------------------------------------------------
 // Shared virtual memory (5.6)
