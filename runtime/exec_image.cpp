@@ -43,7 +43,9 @@ Texel integerTexel(const ImageDescriptor &d, const std::int32_t c[4]) {
   t.x = c[0];
   if (d.dimensions >= 2)
     t.y = c[1];
-  if (d.dimensions == 3 || d.array)
+  if (d.dimensions == 3)
+    t.z = c[2];
+  else if (d.array)
     t.z = c[d.dimensions];
   return t;
 }

@@ -544,3 +544,291 @@ TEST_F(Images, SamplingFollowsAddressingAndFilteringRules) {
 
 } // namespace
 } // namespace lanewise::test
+
+namespace lanewise::test {
+namespace {
+
+// A CL_RGBA CL_FLOAT texel of (x, y, z): distinct, exact values.
+Float4 texelValue(size_t x, size_t y, size_t z) {
+  return {float(x), float(y) + 0.25f, float(z) + 0.5f, float(x + 10 * y + 100 * z)};
+}
+
+// Integer-coordinate reads of 1D, 1D array, 2D array and 3D images, and of
+// a 1D image made from a buffer, each texel where the layout puts it.
+TEST_F(Images, EveryImageTypeReadsItsTexels) {
+  const cl_image_format rgbaFloat{CL_RGBA, CL_FLOAT}, rgbaInt{CL_RGBA, CL_SIGNED_INT32},
+      rgbaUint{CL_RGBA, CL_UNSIGNED_INT32};
+  constexpr size_t w = 9, h = 5, d = 3;
+  std::vector<Float4> texels;
+  for (size_t z = 0; z < d; ++z)
+    for (size_t y = 0; y < h; ++y)
+      for (size_t x = 0; x < w; ++x)
+        texels.push_back(texelValue(x, y, z));
+  auto check = [&](const std::vector<Float4> &got, size_t count) {
+    for (size_t i = 0; i < count; ++i)
+      for (int c = 0; c < 4; ++c)
+        ASSERT_EQ(got[i][c], texels[i][c]) << "texel " << i << " component " << c;
+  };
+  {
+    SCOPED_TRACE("1D");
+    cl_mem img = image(CL_MEM_READ_ONLY, rgbaFloat, CL_MEM_OBJECT_IMAGE1D, w, 1, 1, 1, texels.data());
+    cl_kernel k = kernel("image", "read_1d");
+    cl_mem out = buffer<Float4>(w);
+    setArgs(k, img, out);
+    run(k, {w});
+    check(read<Float4>(out, w), w);
+  }
+  {
+    SCOPED_TRACE("1D array");
+    cl_mem img = image(CL_MEM_READ_ONLY, rgbaFloat, CL_MEM_OBJECT_IMAGE1D_ARRAY, w, 1, 1, h,
+                       texels.data());
+    cl_kernel k = kernel("image", "read_1d_array");
+    cl_mem out = buffer<Float4>(w * h);
+    setArgs(k, img, out);
+    run(k, {w, h});
+    check(read<Float4>(out, w * h), w * h);
+  }
+  {
+    SCOPED_TRACE("3D");
+    cl_mem img = image(CL_MEM_READ_ONLY, rgbaFloat, CL_MEM_OBJECT_IMAGE3D, w, h, d, 1, texels.data());
+    cl_kernel k = kernel("image", "read_3d");
+    cl_mem out = buffer<Float4>(w * h * d);
+    setArgs(k, img, out);
+    run(k, {w, h, d}, {3, 5, 1});
+    check(read<Float4>(out, w * h * d), w * h * d);
+  }
+  {
+    SCOPED_TRACE("2D array, signed integers");
+    std::vector<std::array<std::int32_t, 4>> ints(w * h * d);
+    for (size_t i = 0; i < ints.size(); ++i)
+      ints[i] = {std::int32_t(i) - 50, -std::int32_t(i), std::int32_t(i * 1000), 7};
+    cl_mem img = image(CL_MEM_READ_ONLY, rgbaInt, CL_MEM_OBJECT_IMAGE2D_ARRAY, w, h, 1, d, ints.data());
+    cl_kernel k = kernel("image", "read_2d_array");
+    cl_mem out = buffer<std::array<std::int32_t, 4>>(w * h * d);
+    setArgs(k, img, out);
+    run(k, {w, h, d});
+    const auto got = read<std::array<std::int32_t, 4>>(out, w * h * d);
+    for (size_t i = 0; i < ints.size(); ++i)
+      ASSERT_EQ(got[i], ints[i]) << "texel " << i;
+  }
+  {
+    SCOPED_TRACE("1D from a buffer");
+    std::vector<Word4> words(w);
+    for (size_t i = 0; i < w; ++i)
+      words[i] = {std::uint32_t(i), std::uint32_t(i * 3), 0xffffffffu - std::uint32_t(i), 42};
+    cl_mem storage = buffer(words);
+    cl_mem img = image(CL_MEM_READ_ONLY, rgbaUint, CL_MEM_OBJECT_IMAGE1D_BUFFER, w, 1, 1, 1,
+                       nullptr, storage);
+    cl_kernel k = kernel("image", "read_1d_buffer");
+    cl_mem out = buffer<Word4>(w);
+    setArgs(k, img, out);
+    run(k, {w});
+    EXPECT_EQ(read<Word4>(out, w), words);
+  }
+}
+
+// Writes to a 3D image and a 2D array land at each texel's place.
+TEST_F(Images, WritesTo3DImagesAndArraysLandInPlace) {
+  constexpr size_t w = 6, h = 4, d = 3;
+  {
+    SCOPED_TRACE("3D");
+    std::vector<Word4> values(w * h * d);
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = {std::uint32_t(i), std::uint32_t(2 * i), std::uint32_t(3 * i), 1};
+    cl_mem img = image(CL_MEM_WRITE_ONLY, {CL_RGBA, CL_UNSIGNED_INT32}, CL_MEM_OBJECT_IMAGE3D, w, h, d);
+    cl_kernel k = kernel("image", "write_3d");
+    setArgs(k, img, buffer(values));
+    run(k, {w, h, d});
+    const auto bytes = readImage(img, values.size() * 16, {w, h, d});
+    std::vector<Word4> got(values.size());
+    std::memcpy(got.data(), bytes.data(), bytes.size());
+    EXPECT_EQ(got, values);
+  }
+  {
+    SCOPED_TRACE("2D array");
+    std::vector<Float4> values(w * h * d);
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = {float(i), -float(i), 0.5f, 2.0f};
+    cl_mem img = image(CL_MEM_WRITE_ONLY, {CL_RGBA, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D_ARRAY, w, h, 1, d);
+    cl_kernel k = kernel("image", "write_2d_array");
+    setArgs(k, img, buffer(values));
+    run(k, {w, h, d});
+    const auto bytes = readImage(img, values.size() * 16, {w, h, d});
+    std::vector<Float4> got(values.size());
+    std::memcpy(got.data(), bytes.data(), bytes.size());
+    EXPECT_EQ(got, values);
+  }
+}
+
+// Sampling 1D, 3D and array images: nearest at texel centres, and the
+// layer of an array is clamp(rint(coordinate), 0, layers - 1) (8.2).
+TEST_F(Images, SamplingOtherImageTypes) {
+  constexpr size_t w = 5, h = 4, d = 3;
+  std::vector<Float4> texels;
+  for (size_t z = 0; z < d; ++z)
+    for (size_t y = 0; y < h; ++y)
+      for (size_t x = 0; x < w; ++x)
+        texels.push_back(texelValue(x, y, z));
+  const cl_image_format f{CL_RGBA, CL_FLOAT};
+  cl_sampler nearest = sampler(false, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST);
+  cl_sampler linear = sampler(true, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR);
+  {
+    SCOPED_TRACE("3D, linear, normalized");
+    cl_mem img = image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE3D, w, h, d, 1, texels.data());
+    // Halfway between the centres of x 1 and 2, at the centres of y 2, z 1.
+    std::vector<Float4> at = {{2.0f / w, 2.5f / h, 1.5f / d, 0}};
+    cl_kernel k = kernel("image", "sample_f3");
+    cl_mem out = buffer<Float4>(1);
+    setArgs(k, img, linear, buffer(at), out);
+    run(k, {1});
+    const Float4 got = read<Float4>(out, 1)[0];
+    const Float4 a = texelValue(1, 2, 1), b = texelValue(2, 2, 1);
+    for (int c = 0; c < 4; ++c)
+      EXPECT_FLOAT_EQ(got[c], (a[c] + b[c]) / 2) << c;
+  }
+  {
+    SCOPED_TRACE("2D array, layers clamped and rounded");
+    cl_mem img = image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE2D_ARRAY, w, h, 1, d, texels.data());
+    std::vector<Float4> at = {{1.5f, 2.5f, 0.4f, 0}, {1.5f, 2.5f, 1.6f, 0},
+                              {3.5f, 0.5f, -7.0f, 0}, {3.5f, 0.5f, 9.0f, 0}};
+    const std::array<size_t, 4> layer = {0, 2, 0, 2};
+    cl_kernel k = kernel("image", "sample_f2a");
+    cl_mem out = buffer<Float4>(at.size());
+    setArgs(k, img, nearest, buffer(at), out);
+    run(k, {at.size()});
+    const auto got = read<Float4>(out, at.size());
+    for (size_t i = 0; i < at.size(); ++i)
+      EXPECT_EQ(got[i], texelValue(size_t(at[i][0]), size_t(at[i][1]), layer[i])) << i;
+  }
+  {
+    SCOPED_TRACE("1D and 1D array");
+    cl_mem one = image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE1D, w, 1, 1, 1, texels.data());
+    cl_mem array = image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE1D_ARRAY, w, 1, 1, h, texels.data());
+    std::vector<float> at1 = {0.5f, 4.9f, -3.0f, 12.0f};
+    const std::array<size_t, 4> x = {0, 4, 0, 4};
+    cl_kernel k1 = kernel("image", "sample_f1");
+    cl_mem out1 = buffer<Float4>(at1.size());
+    setArgs(k1, one, nearest, buffer(at1), out1);
+    run(k1, {at1.size()});
+    const auto got1 = read<Float4>(out1, at1.size());
+    for (size_t i = 0; i < at1.size(); ++i)
+      EXPECT_EQ(got1[i], texelValue(x[i], 0, 0)) << i;
+    std::vector<std::array<float, 2>> at2 = {{2.5f, 3.0f}, {0.5f, 1.49f}};
+    cl_kernel k2 = kernel("image", "sample_f1a");
+    cl_mem out2 = buffer<Float4>(at2.size());
+    setArgs(k2, array, nearest, buffer(at2), out2);
+    run(k2, {at2.size()});
+    const auto got2 = read<Float4>(out2, at2.size());
+    EXPECT_EQ(got2[0], texelValue(2, 3, 0));
+    EXPECT_EQ(got2[1], texelValue(0, 1, 0));
+  }
+}
+
+// Integer formats through a sampler: nearest, the border colour of
+// CLK_ADDRESS_CLAMP as integers, and integer coordinates.
+TEST_F(Images, SampledIntegerReads) {
+  constexpr size_t w = 4, h = 3;
+  std::vector<std::array<std::int32_t, 4>> ints(w * h);
+  for (size_t i = 0; i < ints.size(); ++i)
+    ints[i] = {std::int32_t(i) - 6, 100 + std::int32_t(i), -1, std::int32_t(i)};
+  cl_mem img = image(CL_MEM_READ_ONLY, {CL_RGBA, CL_SIGNED_INT32}, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1,
+                     ints.data());
+  cl_sampler clamp = sampler(false, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST);
+  std::vector<std::array<float, 2>> at = {{1.5f, 2.5f}, {-0.5f, 1.0f}, {3.99f, 0.0f}, {4.0f, 0.0f}};
+  cl_kernel k = kernel("image", "sample_i2");
+  cl_mem out = buffer<std::array<std::int32_t, 4>>(at.size());
+  setArgs(k, img, clamp, buffer(at), out);
+  run(k, {at.size()});
+  const auto got = read<std::array<std::int32_t, 4>>(out, at.size());
+  EXPECT_EQ(got[0], ints[2 * w + 1]);
+  EXPECT_EQ(got[1], (std::array<std::int32_t, 4>{0, 0, 0, 0})); // CL_RGBA: alpha 0
+  EXPECT_EQ(got[2], ints[3]);
+  EXPECT_EQ(got[3], (std::array<std::int32_t, 4>{0, 0, 0, 0}));
+
+  std::vector<Word4> words(w * h);
+  for (size_t i = 0; i < words.size(); ++i)
+    words[i] = {std::uint32_t(i), 0, 0, 0};
+  cl_mem r = image(CL_MEM_READ_ONLY, {CL_R, CL_UNSIGNED_INT32}, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1, nullptr);
+  const size_t origin[3] = {0, 0, 0}, region[3] = {w, h, 1};
+  std::vector<std::uint32_t> reds(w * h);
+  for (size_t i = 0; i < reds.size(); ++i)
+    reds[i] = std::uint32_t(i * 7);
+  ASSERT_EQ(clEnqueueWriteImage(queue, r, CL_TRUE, origin, region, 0, 0, reds.data(), 0, nullptr, nullptr),
+            CL_SUCCESS);
+  std::vector<std::array<std::int32_t, 2>> coords = {{1, 1}, {-2, 0}, {9, 2}, {3, 7}};
+  const std::array<std::uint32_t, 4> expectedRed = {reds[5], reds[0], reds[2 * w + 3], reds[2 * w + 3]};
+  cl_kernel ki = kernel("image", "sample_ui2_int");
+  cl_mem outi = buffer<Word4>(coords.size());
+  setArgs(ki, r, sampler(false, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST), buffer(coords), outi);
+  run(ki, {coords.size()});
+  const auto goti = read<Word4>(outi, coords.size());
+  for (size_t i = 0; i < coords.size(); ++i)
+    EXPECT_EQ(goti[i], (Word4{expectedRed[i], 0, 0, 1})) << i; // CL_R: (r, 0, 0, 1)
+}
+
+// Samplers declared in the program: at program scope and in the kernel.
+TEST_F(Images, ConstantSamplers) {
+  constexpr size_t w = 8, h = 8;
+  Image2D reference{w, h, {}};
+  for (size_t y = 0; y < h; ++y)
+    for (size_t x = 0; x < w; ++x)
+      reference.texels.push_back(texelValue(x, y, 0));
+  cl_mem img = image(CL_MEM_READ_ONLY, {CL_RGBA, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1,
+                     reference.texels.data());
+  std::vector<std::array<float, 2>> at = {{0.3f, 0.7f}, {-0.2f, 1.3f}, {0.999f, 0.01f}, {0.5f, -0.1f}};
+  cl_kernel k = kernel("image", "sample_constant");
+  cl_mem out = buffer<Float4>(2 * at.size());
+  setArgs(k, img, buffer(at), out);
+  run(k, {at.size()});
+  const auto got = read<Float4>(out, 2 * at.size());
+  for (size_t i = 0; i < at.size(); ++i) {
+    const Float4 repeat = referenceSample(reference, at[i][0], at[i][1], true, CL_ADDRESS_REPEAT, true);
+    const Float4 clamp = referenceSample(reference, at[i][0] * 8, at[i][1] * 8, false, CL_ADDRESS_CLAMP, false);
+    for (int c = 0; c < 4; ++c) {
+      EXPECT_NEAR(got[2 * i][c], repeat[c], 1e-4f * (1 + std::fabs(repeat[c]))) << i << " " << c;
+      EXPECT_EQ(got[2 * i + 1][c], clamp[c]) << i << " " << c;
+    }
+  }
+}
+
+// A read-write image updated in place, with divergent work-items, over a
+// range with a partial work-group.
+TEST_F(Images, ReadWriteImageInPlaceWithDivergence) {
+  constexpr size_t w = 37, h = 3;
+  std::vector<Float4> texels(w * h);
+  for (size_t i = 0; i < texels.size(); ++i)
+    texels[i] = {float(i), 1.0f, -2.0f, 0.25f};
+  cl_mem img = image(CL_MEM_READ_WRITE, {CL_RGBA, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1,
+                     texels.data());
+  cl_kernel k = kernel("image", "double_in_place");
+  setArgs(k, img);
+  run(k, {w, h}, {16, 1});
+  const auto bytes = readImage(img, w * h * 16, {w, h, 1});
+  std::vector<Float4> got(w * h);
+  std::memcpy(got.data(), bytes.data(), bytes.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    const float add = (i % w) & 1 ? 1.0f : 0.0f;
+    for (int c = 0; c < 4; ++c)
+      ASSERT_EQ(got[i][c], (texels[i][c] + add) * 2) << "texel " << i << " component " << c;
+  }
+}
+
+// get_image_width ... get_image_channel_data_type (6.15.15.5): the CLK_
+// values of the channel order and data type, and sizes as created.
+TEST_F(Images, QueriesAnswerAsCreated) {
+  cl_mem a = image(CL_MEM_READ_ONLY, {CL_BGRA, CL_UNORM_INT8}, CL_MEM_OBJECT_IMAGE2D, 17, 9);
+  cl_mem b = image(CL_MEM_READ_ONLY, {CL_R, CL_HALF_FLOAT}, CL_MEM_OBJECT_IMAGE3D, 5, 6, 7);
+  cl_mem c = image(CL_MEM_READ_ONLY, {CL_RG, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D_ARRAY, 3, 4, 1, 11);
+  cl_mem d = image(CL_MEM_READ_ONLY, {CL_RGBA, CL_SNORM_INT16}, CL_MEM_OBJECT_IMAGE1D_ARRAY, 8, 1, 1, 13);
+  cl_kernel k = kernel("image", "queries");
+  cl_mem out = buffer<std::int32_t>(13);
+  setArgs(k, a, b, c, d, out);
+  run(k, {1});
+  const auto got = read<std::int32_t>(out, 13);
+  const std::vector<std::int32_t> expected = {17, 9, CL_BGRA, CL_UNORM_INT8, 17, 9, 7, 5 + 60 + 700,
+                                              11, 13, 4, CL_R, CL_HALF_FLOAT};
+  EXPECT_EQ(got, expected);
+}
+
+} // namespace
+} // namespace lanewise::test
