@@ -337,6 +337,30 @@ template <typename T> T mulHigh(T a, T b, bool isSigned) {
   return T(high - (S(a) < 0 ? b : T(0)) - (S(b) < 0 ? a : T(0)));
 }
 
+// fma on half, correctly rounded (OpenCL C 3.0, 7.4). The product of two
+// halves is exact in double, but the sum with c may not be, and rounding that
+// sum to double and then to half could round twice. The sum is rounded to
+// odd instead (toward zero, the last bit set when inexact): a double rounded
+// to odd rounds to half as the exact sum does, having 53 >= 11 + 2 bits.
+inline half fmaHalf(half a, half b, half c) {
+  const double p = double(a) * double(b), z = double(c);
+  const double s = p + z;
+  if (!std::isfinite(s))
+    return half(s);
+  // TwoSum: s + error = p + z exactly.
+  const double zPart = s - p;
+  const double error = (p - (s - zPart)) + (z - zPart);
+  if (error == 0)
+    return half(s);
+  const double truncated = (error > 0) == (s > 0) ? s : std::nextafter(s, 0.0);
+  std::uint64_t bits;
+  std::memcpy(&bits, &truncated, 8);
+  bits |= 1;
+  double odd;
+  std::memcpy(&odd, &bits, 8);
+  return half(odd);
+}
+
 template <Math F, typename T> T apply1(T value) {
   if constexpr (isFloat<T>) {
     using C = Compute<T>;
@@ -561,7 +585,11 @@ template <Math F, typename T> T apply3(T a, T b, T c) {
   if constexpr (isFloat<T>) {
     using C = Compute<T>;
     const C x = C(a), y = C(b), z = C(c);
-    if constexpr (F == Math::Fma)
+    // mad on half is fma: one rounding (a product and a sum in float would
+    // round the sum to float and then to half).
+    if constexpr ((F == Math::Fma || F == Math::Mad) && std::is_same_v<T, half>)
+      return fmaHalf(a, b, c);
+    else if constexpr (F == Math::Fma)
       return T(std::fma(x, y, z));
     else if constexpr (F == Math::Mad)
       return T(x * y + z);

@@ -205,6 +205,7 @@ std::vector<cl_name_version> _cl_device_id::openclCFeatures() const {
       list.push_back(nameVersion(name, v3));
   };
   add(capabilities.fp64, "__opencl_c_fp64");
+  add(capabilities.fp16, "__opencl_c_fp16");
   add(capabilities.subgroups, "__opencl_c_subgroups");
   add(capabilities.genericAddressSpace, "__opencl_c_generic_address_space");
   add(capabilities.programScopeGlobals, "__opencl_c_program_scope_global_variables");
@@ -413,7 +414,11 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
   case CL_DEVICE_HALF_FP_CONFIG:
     if (!caps.fp16)
       return CL_INVALID_VALUE; // a cl_khr_fp16 query
-    return result(cl_device_fp_config{CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST});
+    // Half arithmetic and functions are computed in float or double and
+    // rounded once to half, denormals included; fma is correctly rounded
+    // (tests/kernels/math_test.cpp, the MathHalf tests).
+    return result(
+        cl_device_fp_config{CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA});
   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
     return result(cl_device_mem_cache_type{CL_READ_WRITE_CACHE});
   case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:

@@ -19,7 +19,7 @@ struct DeviceCapabilities {
   bool compiler = false;           // OpenCL C source programs (clang + llvm-spirv)
   bool subgroups = true;           // cl_khr_subgroups and its family, cl_intel_subgroups
   bool fp64 = true;                // cl_khr_fp64 and __opencl_c_fp64
-  bool fp16 = false;               // cl_khr_fp16
+  bool fp16 = true;                // cl_khr_fp16 and __opencl_c_fp16
   bool genericAddressSpace = true;
   bool programScopeGlobals = true;
   bool workGroupCollectives = false;

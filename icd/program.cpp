@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <string_view>
 #include <system_error>
 #include <thread>
 
@@ -163,8 +164,15 @@ spirv::CompilerTarget compilerTarget(const _cl_device_id &device) {
     else
       target.extensions.push_back(name);
   }
-  for (const cl_name_version &feature : device.openclCFeatures())
-    target.extensions.push_back(feature.name);
+  for (const cl_name_version &feature : device.openclCFeatures()) {
+    // clang-14 does not know __opencl_c_fp16 (its half type follows
+    // cl_khr_fp16): the macro is defined for kernels, as OpenCL C 3.0, 6.2.1
+    // requires of a feature the device reports.
+    if (std::string_view(feature.name) == "__opencl_c_fp16")
+      target.macros.push_back(feature.name);
+    else
+      target.extensions.push_back(feature.name);
+  }
   // OpenCL C 3.0, 6.12: __OPENCL_VERSION__ is the version of OpenCL the
   // device supports (300 for OpenCL 3.0); clang-14 does not define it for
   // SPIR targets.

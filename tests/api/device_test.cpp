@@ -444,6 +444,22 @@ TEST_F(Device, DoubleSupportIsReportedConsistently) {
   }
 }
 
+// cl_khr_fp16 and the __opencl_c_fp16 feature go together, with the half
+// queries: CL_DEVICE_HALF_FP_CONFIG has the full-profile minimum (round to
+// nearest or to zero, infinities and NaNs) and the half vector widths are
+// not 0.
+TEST_F(Device, HalfSupportIsReportedConsistently) {
+  const bool supported = hasExtension("cl_khr_fp16");
+  EXPECT_EQ(hasFeature("__opencl_c_fp16"), supported);
+  if (!supported)
+    GTEST_SKIP() << "no cl_khr_fp16";
+  const auto config = info<cl_device_fp_config>(CL_DEVICE_HALF_FP_CONFIG);
+  EXPECT_TRUE(config & (CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO));
+  EXPECT_TRUE(config & CL_FP_INF_NAN);
+  EXPECT_NE(info<cl_uint>(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF), 0u);
+  EXPECT_NE(info<cl_uint>(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF), 0u);
+}
+
 TEST_F(Device, HalfVectorWidthsAreZeroWithoutFp16) {
   if (hasExtension("cl_khr_fp16"))
     GTEST_SKIP() << "cl_khr_fp16 supported";

@@ -1043,7 +1043,7 @@ TEST_F(SourceProgram, FeatureMacrosFollowTheDeviceFeatures) {
       "__opencl_c_generic_address_space",    "__opencl_c_subgroups",
       "__opencl_c_program_scope_global_variables", "__opencl_c_fp64",
       "__opencl_c_int64",                    "__opencl_c_pipes",
-      "__opencl_c_device_enqueue"};
+      "__opencl_c_device_enqueue",           "__opencl_c_fp16"};
   size_t size = 0;
   ASSERT_EQ(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size), CL_SUCCESS);
   std::vector<cl_name_version> reported(size / sizeof(cl_name_version));
