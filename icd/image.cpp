@@ -17,7 +17,9 @@ namespace lanewise::icd {
 
 namespace {
 
-// OpenCL 3.0, Image Format Descriptor: the channels of each order.
+// OpenCL 3.0, Image Format Descriptor: the channels of each order in
+// memory. CL_Rx, CL_RGx and CL_RGBx are laid out as CL_R, CL_RG and CL_RGB
+// and differ only in their border colour.
 int channelCount(cl_channel_order order) {
   switch (order) {
   case CL_R:
@@ -25,13 +27,13 @@ int channelCount(cl_channel_order order) {
   case CL_INTENSITY:
   case CL_LUMINANCE:
   case CL_DEPTH:
+  case CL_Rx:
     return 1;
   case CL_RG:
   case CL_RA:
-  case CL_Rx:
+  case CL_RGx:
     return 2;
   case CL_RGB:
-  case CL_RGx:
   case CL_sRGB:
     return 3;
   case CL_RGBA:
@@ -128,7 +130,7 @@ std::vector<ImageFormat> makeFormatTable() {
       table.push_back({order, type, descriptorElementBytes(format), !srgb});
     }
   };
-  for (cl_channel_order order : {CL_R, CL_A, CL_RG, CL_RA, CL_Rx, CL_RGBA})
+  for (cl_channel_order order : {CL_R, CL_A, CL_RG, CL_RA, CL_Rx, CL_RGx, CL_RGBA})
     add(order, everyType);
   for (cl_channel_order order : {CL_BGRA, CL_ARGB, CL_ABGR})
     add(order, eightBitTypes);

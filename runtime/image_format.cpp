@@ -5,12 +5,14 @@ namespace lanewise::runtime {
 namespace image {
 
 std::uint32_t channelCount(std::uint32_t order) {
+  // Rx, RGx and RGBx are R, RG and RGB but for their border colour (OpenCL
+  // 3.0 API, 5.3.1.1); sRGBx has a padding byte.
   switch (order) {
-  case R: case A: case Intensity: case Luminance: case Depth:
+  case R: case A: case Intensity: case Luminance: case Depth: case Rx:
     return 1;
-  case RG: case RA: case Rx:
+  case RG: case RA: case RGx:
     return 2;
-  case RGB: case RGx: case sRGB:
+  case RGB: case RGBx: case sRGB:
     return 3;
   default:
     return 4;
@@ -81,14 +83,12 @@ Swizzle readSwizzle(std::uint32_t order) {
 }
 
 Swizzle writeSwizzle(std::uint32_t order) {
-  // Padding channels (x) take alpha: what they hold is never read.
+  // sRGBx's padding byte takes alpha: what it holds is never read.
   switch (order) {
   case A:
     return {{3, 3, 3, 3}};
-  case RA: case Rx:
+  case RA:
     return {{0, 3, 3, 3}};
-  case RGx:
-    return {{0, 1, 3, 3}};
   case BGRA: case sBGRA:
     return {{2, 1, 0, 3}};
   case ARGB:

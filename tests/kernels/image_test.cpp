@@ -67,9 +67,11 @@ std::string layout(cl_channel_order order) {
   case CL_ABGR: return "abgr";
   case CL_INTENSITY: return "I";
   case CL_LUMINANCE: return "L";
-  case CL_Rx: return "rx";
-  case CL_RGx: return "rgx";
-  case CL_RGBx: case CL_sRGBx: return "rgbx";
+  // Rx, RGx and RGBx are laid out as R, RG and RGB; sRGBx has a padding byte.
+  case CL_Rx: return "r";
+  case CL_RGx: return "rg";
+  case CL_RGBx: return "rgb";
+  case CL_sRGBx: return "rgbx";
   default: return "";
   }
 }
@@ -166,11 +168,12 @@ std::vector<std::uint8_t> referenceWrite(const cl_image_format &f, const Word4 &
   const std::string names = layout(f.image_channel_order);
   auto rgbaIndex = [](char name) { return name == 'g' ? 1 : name == 'b' ? 2 : name == 'a' ? 3 : 0; };
   auto asFloat = [&](int c) { return std::bit_cast<float>(value[c]); };
-  // convert_<type>_sat_rte(v * scale), NaN to 0.
-  auto normalized = [](double v, double scale, double low) -> std::int64_t {
+  // convert_<type>_sat_rte(v * scale), the product in float as 8.3.1.1
+  // writes it; NaN to 0.
+  auto normalized = [](double v, float scale, float low) -> std::int64_t {
     if (std::isnan(v))
       return 0;
-    return std::int64_t(std::nearbyint(std::clamp(v * scale, low, scale)));
+    return std::int64_t(std::nearbyint(std::clamp(float(v) * scale, low, scale)));
   };
   auto channelValue = [&](char name) -> double {
     double v = asFloat(rgbaIndex(name));
