@@ -373,11 +373,12 @@ cl_mem createImage(const ImageRequest &request, cl_context context,
   const size_t layers = isArray(type) ? desc->image_array_size : 1;
 
   // Pitches (OpenCL 3.0, Image Descriptor): 0 but with a host pointer or for
-  // a 2D image from a buffer; at least a row of elements and a multiple of
-  // the element size; slices at least the rows of a slice and a multiple of
-  // the row pitch.
-  const bool pitchAllowed = hostPointer || (fromBuffer && type == CL_MEM_OBJECT_IMAGE2D) ||
-                            fromImage;
+  // an image from a buffer or another image; at least a row of elements and
+  // a multiple of the element size; slices at least the rows of a slice and
+  // a multiple of the row pitch. (A 1D image buffer's row pitch describes
+  // nothing beyond its one row; the OpenCL-CTS passes it, as applications
+  // may.)
+  const bool pitchAllowed = hostPointer || fromBuffer || fromImage;
   if (desc->image_row_pitch != 0 && !pitchAllowed)
     return fail(badDescriptor, "image_row_pitch is not 0 with a NULL host_ptr");
   const size_t tightRow = width * elementBytes;
