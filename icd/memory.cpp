@@ -165,6 +165,13 @@ cl_int hostAccessDenied(const char *entryPoint, const _cl_mem *mem, const char *
                   ", which forbids the host to " + access + " it");
 }
 
+void copyRect(char *destination, const RectLayout &to, const char *source, const RectLayout &from,
+              const size_t *region) {
+  for (size_t z = 0; z < region[2]; ++z)
+    for (size_t y = 0; y < region[1]; ++y)
+      std::memmove(destination + to.offsetOf(0, y, z), source + from.offsetOf(0, y, z), region[0]);
+}
+
 } // namespace lanewise::icd
 
 namespace {
@@ -216,13 +223,6 @@ cl_int makeRectLayout(const size_t *origin, const size_t *region, size_t rowPitc
 // One past the last byte of the region in this layout.
 size_t rectEnd(const RectLayout &layout, const size_t *region) {
   return layout.offsetOf(region[0], region[1] - 1, region[2] - 1);
-}
-
-void copyRect(char *destination, const RectLayout &to, const char *source, const RectLayout &from,
-              const size_t *region) {
-  for (size_t z = 0; z < region[2]; ++z)
-    for (size_t y = 0; y < region[1]; ++y)
-      std::memmove(destination + to.offsetOf(0, y, z), source + from.offsetOf(0, y, z), region[0]);
 }
 
 // The OpenCL specification's reference test for overlapping rectangular
