@@ -29,7 +29,7 @@ find_program(LANEWISE_SPIRV_AS NAMES spirv-as DOC "the SPIRV-Tools assembler")
 # declare. cl_intel_subgroups is not known to clang-14's -cl-ext: its builtins
 # are declared when the macro is defined.
 set(LANEWISE_CL_EXTENSIONS
-    +cl_khr_fp64,+cl_khr_fp16,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,+cl_khr_subgroup_extended_types,+cl_khr_subgroup_non_uniform_vote,+cl_khr_subgroup_ballot,+cl_khr_subgroup_non_uniform_arithmetic,+cl_khr_subgroup_shuffle,+cl_khr_subgroup_shuffle_relative,+cl_khr_subgroup_clustered_reduce
+    +cl_khr_fp64,+cl_khr_fp16,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,+cl_khr_subgroup_extended_types,+cl_khr_subgroup_non_uniform_vote,+cl_khr_subgroup_ballot,+cl_khr_subgroup_non_uniform_arithmetic,+cl_khr_subgroup_shuffle,+cl_khr_subgroup_shuffle_relative,+cl_khr_subgroup_clustered_reduce,+cl_khr_3d_image_writes,+__opencl_c_3d_image_writes
     CACHE INTERNAL "OpenCL C extensions of test kernels")
 
 function(_lanewise_require_program variable purpose)

@@ -123,6 +123,24 @@ Handler genericSpaceHandler(std::uint32_t space, const Shape &shape);
 // source) and OpGroupWaitEvents (no effect: the copy is done when issued).
 Handler asyncCopyHandler(std::uint32_t elementBytes);
 
+// ---- Images (exec_image.cpp) ----
+//
+// Operand 0 is the image (the address of its descriptor, runtime/image.h).
+// aux bits: 1 image varying, 2 coordinate varying, 4 value (write) or
+// sampler (sample) varying, 8 result varying; bits 8-11 the coordinate's
+// components; 0x10000 the value or result is four halves instead of four
+// 32-bit components.
+// OpImageRead: operand 1 the integer coordinate.
+Handler imageReadHandler();
+// OpImageWrite: operand 1 the integer coordinate, operand 2 the value.
+Handler imageWriteHandler();
+// OpImageSampleExplicitLod: operand 1 the coordinate (float with aux bit
+// 0x20, else int), operand 2 the sampler's bit field.
+Handler imageSampleHandler();
+// OpImageQuerySize[Lod] (aux bits 12-13: 0), OpImageQueryOrder (1),
+// OpImageQueryFormat (2); aux bit 0x4000 a 64-bit result.
+Handler imageQueryHandler();
+
 // ---- Affine lane values (exec_affine.cpp) ----
 //
 // A value that is base + lane * stride in every lane is held as a pair, one

@@ -348,7 +348,9 @@ void prepareContext(WorkerContext &context, const LaunchPlan &plan) {
       const ArgumentBinding &binding = code.arguments[i];
       const ArgumentValue &value = plan.arguments[i];
       if (binding.kind == ArgumentBinding::Kind::Value ||
-          binding.kind == ArgumentBinding::Kind::GlobalBuffer)
+          binding.kind == ArgumentBinding::Kind::GlobalBuffer ||
+          binding.kind == ArgumentBinding::Kind::Image ||
+          binding.kind == ArgumentBinding::Kind::Sampler)
         std::memcpy(registers + binding.offset, value.bytes.data(), value.bytes.size());
       else if (binding.kind == ArgumentBinding::Kind::ByValue)
         store<std::uint64_t>(registers + binding.offset,

@@ -122,6 +122,9 @@ runtime::Family familyOf(const Instruction &instruction) {
       within(spv::OpSubgroupShuffleINTEL, spv::OpSubgroupImageBlockWriteINTEL))
     return Family::Group;
   switch (op) {
+  case spv::OpImageRead:
+  case spv::OpImageWrite:
+  case spv::OpImageSampleExplicitLod:
   case spv::OpLoad:
   case spv::OpStore:
   case spv::OpCopyMemory:
@@ -554,13 +557,56 @@ runtime::KernelCode KernelLowering::run() {
   return std::move(code_);
 }
 
+// The OpenCL C image type of an OpTypeImage (the OpenCL SPIR-V environment,
+// 2.9: 1D, 2D and 3D, Buffer, Arrayed 1D and 2D); depth and multi-sampled
+// images are not supported.
+runtime::ImageType KernelLowering::imageTypeOf(const Type &type, uint32_t parameter) const {
+  using runtime::ImageType;
+  if (type.depth == 1 || type.multisampled)
+    throw LoadError(LoadErrorKind::Invalid,
+                    "kernel '" + entryPoint_.name + "': parameter %" + std::to_string(parameter) +
+                        ": depth and multi-sampled images are not supported");
+  switch (type.dim) {
+  case spv::Dim1D:
+    return type.arrayed ? ImageType::Image1DArray : ImageType::Image1D;
+  case spv::DimBuffer:
+    return ImageType::Image1DBuffer;
+  case spv::Dim2D:
+    return type.arrayed ? ImageType::Image2DArray : ImageType::Image2D;
+  case spv::Dim3D:
+    if (!type.arrayed)
+      return ImageType::Image3D;
+    [[fallthrough]];
+  default:
+    throw LoadError(LoadErrorKind::Invalid,
+                    "kernel '" + entryPoint_.name + "': parameter %" + std::to_string(parameter) +
+                        ": an image of this dimensionality is not an OpenCL image type");
+  }
+}
+
 void KernelLowering::bindArguments(const Function &function) {
   for (const auto &[id, typeId] : function.parameters) {
     const Type &type = typeOf(module_, typeId);
     runtime::ArgumentBinding binding;
     Value value;
     value.scalar = Scalar::I64;
-    if (type.kind == Type::Kind::Pointer) {
+    if (type.kind == Type::Kind::Image || type.kind == Type::Kind::Sampler) {
+      value = makeValue(typeId, false);
+      binding.offset = value.offset;
+      binding.registerSize = 8;
+      binding.size = 8;
+      if (type.kind == Type::Kind::Sampler) {
+        binding.kind = runtime::ArgumentBinding::Kind::Sampler;
+      } else {
+        binding.kind = runtime::ArgumentBinding::Kind::Image;
+        binding.imageType = imageTypeOf(type, id);
+        binding.imageAccess = type.access == spv::AccessQualifierWriteOnly
+                                  ? runtime::ImageAccess::WriteOnly
+                              : type.access == spv::AccessQualifierReadWrite
+                                  ? runtime::ImageAccess::ReadWrite
+                                  : runtime::ImageAccess::ReadOnly;
+      }
+    } else if (type.kind == Type::Kind::Pointer) {
       value.isPointer = true;
       value.offset = allocate(8, false);
       binding.offset = value.offset;
@@ -677,7 +723,7 @@ void KernelLowering::lowerInstruction(const Instruction &instruction) {
       emitShadow(instruction, shadow->second);
 
   if (lowerAffine(instruction) || lowerArithmetic(instruction) || lowerMemory(instruction) ||
-      lowerComposite(instruction))
+      lowerComposite(instruction) || lowerImage(instruction))
     return;
   switch (op) {
   case spv::OpNop:

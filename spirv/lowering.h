@@ -6,6 +6,7 @@
 //   lower_memory.cpp     variables, loads, stores, pointers, atomics, copies,
 //                        vloadn and vstoren
 //   lower_composite.cpp  composites, vector shuffles, shuffle and shuffle2
+//   lower_image.cpp      image reads, writes, samples and queries
 //   lower_extended.cpp   OpenCL.std: math, geometric and mixed functions
 //   lower_group.cpp      sub-group operations
 //   lower_printf.cpp     printf
@@ -202,6 +203,12 @@ private:
     case Type::Kind::DeviceEvent:
     case Type::Kind::ReserveId:
     case Type::Kind::Queue:
+    // An image: the address of its descriptor; a sampler: its bit field; a
+    // sampled image: unused, its consumer reads the image and the sampler
+    // (runtime/image.h).
+    case Type::Kind::Image:
+    case Type::Kind::Sampler:
+    case Type::Kind::SampledImage:
       scalar = Scalar::I64;
       return type.kind != Type::Kind::Vector;
     default:
@@ -619,6 +626,10 @@ private:
   // given the operand indices of its memory scope and semantics.
   void emitFence(const Instruction &instruction, size_t scopeOperand, size_t semanticsOperand);
   bool lowerComposite(const Instruction &instruction);  // lower_composite.cpp
+  bool lowerImage(const Instruction &instruction);      // lower_image.cpp
+  runtime::ImageType imageTypeOf(const Type &type, uint32_t parameter) const;
+  // OpSampledImage results: the image and the sampler they pair.
+  std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> sampledImages_;
 
   // A uniform register holding `value` in every component of `like`'s form.
   uint32_t splatConstant(const Value &like, unsigned __int128 value) {

@@ -5,6 +5,7 @@
 
 #include "spirv/errors.h"
 #include "spirv/names.h"
+#include "runtime/image.h"
 
 namespace lanewise::spirv {
 
@@ -425,6 +426,13 @@ void Module::rebuildTables() {
       break;
     case spv::OpConstantNull:
       constant.kind = Constant::Kind::Null;
+      break;
+    case spv::OpConstantSampler:
+      // Held as the OpenCL C sampler bit field a sampler argument also has
+      // (runtime/image.h).
+      constant.kind = Constant::Kind::Scalar;
+      constant.bits = runtime::sampler::bits(word(instruction, 0), word(instruction, 1) != 0,
+                                             word(instruction, 2) == spv::SamplerFilterModeLinear);
       break;
     case spv::OpUndef:
       constant.kind = Constant::Kind::Undef;

@@ -57,6 +57,16 @@ constexpr spv::Capability kSupportedCapabilities[] = {
     // Alias scopes of restrict pointers: hints only, removed by
     // normalisation (spirv/normalise.h).
     spv::CapabilityMemoryAccessAliasingINTEL,
+    // Images and samplers (the OpenCL SPIR-V environment, 2.9): 1D, 1D
+    // buffer, 2D and 3D images and their arrays, read-write images,
+    // OpConstantSampler.
+    spv::CapabilityImageBasic,
+    spv::CapabilityImageReadWrite,
+    spv::CapabilityLiteralSampler,
+    spv::CapabilitySampled1D,
+    spv::CapabilityImage1D,
+    spv::CapabilitySampledBuffer,
+    spv::CapabilityImageBuffer,
 };
 
 // Whether the compiler driver asks llvm-spirv for an extension: the ones
@@ -146,11 +156,6 @@ std::vector<std::string> unsupportedFeatures(const Module &module) {
                            ")");
       break;
     }
-    case spv::OpConstantSampler:
-      problems.push_back("OpConstantSampler is not supported (images and samplers are not "
-                         "supported) (" +
-                         where(instruction) + ")");
-      break;
     default:
       break;
     }

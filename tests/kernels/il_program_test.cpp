@@ -64,12 +64,12 @@ TEST_F(IlProgram, MalformedInputIsInvalidValue) {
 }
 
 TEST_F(IlProgram, UnsupportedCapabilityFailsTheBuildNamingIt) {
-  const std::vector<char> il = readSpirv("unsupported_image");
+  const std::vector<char> il = readSpirv("unsupported_capability");
   cl_int error = CL_SUCCESS;
   cl_program program = clCreateProgramWithIL(context, il.data(), il.size(), &error);
   ASSERT_EQ(error, CL_SUCCESS);
   EXPECT_EQ(clBuildProgram(program, 1, &device, "", nullptr, nullptr), CL_BUILD_PROGRAM_FAILURE);
-  EXPECT_NE(buildLog(program, device).find("unsupported capability ImageBasic"), std::string::npos)
+  EXPECT_NE(buildLog(program, device).find("unsupported capability ImageMipmap"), std::string::npos)
       << buildLog(program, device);
   cl_build_status status = CL_BUILD_NONE;
   clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, nullptr);

@@ -1,0 +1,343 @@
+// Image instructions (SPIR-V 1.4, 3.37.10; OpenCL C 3.0, 6.15.15 and 8):
+// OpImageRead, OpImageWrite, OpImageSampleExplicitLod and the queries. The
+// image operand holds the address of its descriptor (runtime/image.h). A
+// handler chooses the data type once per warp when the image is uniform,
+// and runs the lanes in one loop of that format's conversion; a varying
+// image (chosen per work-item) is looked up lane by lane.
+#include "runtime/handlers.h"
+#include "runtime/image_format.h"
+#include "runtime/shapes.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lanewise::runtime {
+namespace {
+
+using namespace image;
+
+const ImageDescriptor &descriptorAt(std::uint64_t address) {
+  return *reinterpret_cast<const ImageDescriptor *>(address);
+}
+
+std::uint32_t layers(const ImageDescriptor &d) { return d.array ? d.arraySize : d.depth; }
+
+// A texel's position: x, y, and z (the slice of a 3D image, the layer of an
+// array). Positions outside the image have no texel.
+struct Texel {
+  std::int64_t x = 0, y = 0, z = 0;
+};
+
+const char *texelAddress(const ImageDescriptor &d, const Texel &t) {
+  if (t.x < 0 || t.y < 0 || t.z < 0 || t.x >= d.width || t.y >= d.height || t.z >= layers(d))
+    return nullptr;
+  return d.data + std::uint64_t(t.z) * d.slicePitch + std::uint64_t(t.y) * d.rowPitch +
+         std::uint64_t(t.x) * d.elementBytes;
+}
+
+// The texel an integer coordinate names: x, then y for 2D and 3D images,
+// then z or the layer (OpenCL C 3.0, 6.15.15.2: coord.y of a 1D array and
+// coord.z of a 2D array are the layer).
+Texel integerTexel(const ImageDescriptor &d, const std::int32_t c[4]) {
+  Texel t;
+  t.x = c[0];
+  if (d.dimensions >= 2)
+    t.y = c[1];
+  if (d.dimensions == 3 || d.array)
+    t.z = c[d.dimensions];
+  return t;
+}
+
+// The format's view: swizzle, channels in memory and sRGB conversion.
+struct FormatView {
+  Swizzle read, write;
+  std::uint32_t channels;
+  bool srgb;
+  explicit FormatView(const ImageDescriptor &d)
+      : read(readSwizzle(d.channelOrder)), write(writeSwizzle(d.channelOrder)),
+        channels(channelCount(d.channelOrder)), srgb(isSrgb(d.channelOrder)) {}
+};
+
+// The border colour (OpenCL C 3.0, 8.2: CLK_ADDRESS_CLAMP), also what a
+// read outside the image without a sampler returns: zeros, with alpha 1 for
+// orders without alpha.
+void border(const ImageDescriptor &d, std::uint32_t rgba[4]) {
+  rgba[0] = rgba[1] = rgba[2] = rgba[3] = 0;
+  if (borderAlphaIsOne(d.channelOrder))
+    rgba[3] = kindOf(d.channelType) == Kind::Float ? std::bit_cast<std::uint32_t>(1.0f) : 1u;
+}
+
+template <std::uint32_t T>
+void fetch(const ImageDescriptor &d, const FormatView &f, const Texel &t, std::uint32_t rgba[4]) {
+  if (const char *texel = texelAddress(d, t))
+    readTexel<T>(texel, f.channels, f.read, f.srgb, rgba);
+  else
+    border(d, rgba);
+}
+
+// The lane's result: four 32-bit components, or four halves (read_imageh).
+void putResult(const Instruction &in, ExecutionState &s, std::uint32_t lane,
+               const std::uint32_t rgba[4]) {
+  const bool varying = in.aux & 8, halves = in.aux & 0x10000;
+  const std::uint32_t stride = varying ? s.width : 1, l = varying ? lane : 0;
+  if (halves) {
+    auto *out = s.reg<half>(in.result);
+    for (int c = 0; c < 4; ++c)
+      out[c * stride + l] = half(std::bit_cast<float>(rgba[c]));
+  } else {
+    auto *out = s.reg<std::uint32_t>(in.result);
+    for (int c = 0; c < 4; ++c)
+      out[c * stride + l] = rgba[c];
+  }
+}
+
+// The lane's integer coordinate (operand 1, aux bit 2 varying, components in
+// aux bits 8-11).
+void integerCoordinate(const Instruction &in, const ExecutionState &s, std::uint32_t lane,
+                       std::int32_t c[4]) {
+  const bool varying = in.aux & 2;
+  const std::uint32_t n = in.aux >> 8 & 15;
+  const auto *coord = s.reg<const std::int32_t>(in.operand[1]);
+  for (std::uint32_t i = 0; i < 4; ++i)
+    c[i] = i < n ? coord[i * (varying ? s.width : 1) + (varying ? lane : 0)] : 0;
+}
+
+// Runs f(descriptor, lane) for the active lanes, with the descriptor's data
+// type a constant: once per warp for a uniform image.
+template <typename F> void forImageLanes(const Instruction &in, ExecutionState &s, F &&f) {
+  const auto *images = s.reg<const std::uint64_t>(in.operand[0]);
+  if (!(in.aux & 1)) {
+    if (!images[0])
+      return; // no image: nothing to read or write
+    const ImageDescriptor &d = descriptorAt(images[0]);
+    const FormatView view(d);
+    withType(d.channelType, [&]<std::uint32_t T>() {
+      forActiveLanes(s, [&](std::uint32_t lane) { f.template operator()<T>(d, view, lane); });
+    });
+    return;
+  }
+  forActiveLanes(s, [&](std::uint32_t lane) {
+    if (!images[lane])
+      return;
+    const ImageDescriptor &d = descriptorAt(images[lane]);
+    const FormatView view(d);
+    withType(d.channelType,
+             [&]<std::uint32_t T>() { f.template operator()<T>(d, view, lane); });
+  });
+}
+
+// OpImageRead: a texel without a sampler. Outside the image, whose result
+// OpenCL leaves undefined, the border colour.
+void imageRead(const Instruction &in, ExecutionState &s) {
+  forImageLanes(in, s, [&]<std::uint32_t T>(const ImageDescriptor &d, const FormatView &view,
+                                            std::uint32_t lane) {
+    std::int32_t c[4];
+    integerCoordinate(in, s, lane, c);
+    std::uint32_t rgba[4];
+    fetch<T>(d, view, integerTexel(d, c), rgba);
+    putResult(in, s, lane, rgba);
+  });
+}
+
+// OpImageWrite: operand 2 the value, four 32-bit components or four halves
+// (aux bit 0x10000), varying with aux bit 4. A write outside the image,
+// undefined in OpenCL, writes nothing.
+void imageWrite(const Instruction &in, ExecutionState &s) {
+  const bool varying = in.aux & 4, halves = in.aux & 0x10000;
+  forImageLanes(in, s, [&]<std::uint32_t T>(const ImageDescriptor &d, const FormatView &view,
+                                            std::uint32_t lane) {
+    std::int32_t c[4];
+    integerCoordinate(in, s, lane, c);
+    char *texel = const_cast<char *>(texelAddress(d, integerTexel(d, c)));
+    if (!texel)
+      return;
+    const std::uint32_t stride = varying ? s.width : 1, l = varying ? lane : 0;
+    std::uint32_t rgba[4];
+    for (int k = 0; k < 4; ++k)
+      rgba[k] = halves ? std::bit_cast<std::uint32_t>(widen(s.reg<const half>(in.operand[2])[k * stride + l]))
+                       : s.reg<const std::uint32_t>(in.operand[2])[k * stride + l];
+    writeTexel<T>(texel, view.channels, view.write, view.srgb, rgba);
+  });
+}
+
+// ---- sampling (OpenCL C 3.0, 8.2) ----
+
+// floor(u) as an index; coordinates far outside every image keep their side.
+std::int64_t floorIndex(float u) {
+  if (std::isnan(u))
+    return 0;
+  return std::int64_t(std::floor(std::clamp(u, -1.0e9f, 1.0e9f)));
+}
+
+float fraction(float x) { return x - std::floor(x); }
+
+// The addressing modes that act on an index: clamp to edge, clamp (one texel
+// of border on each side), none.
+std::int64_t address(std::uint32_t mode, std::int64_t i, std::int64_t size) {
+  switch (mode) {
+  case 1: // ClampToEdge
+    return std::clamp<std::int64_t>(i, 0, size - 1);
+  case 2: // Clamp
+    return std::clamp<std::int64_t>(i, -1, size);
+  default: // None (and Repeat and RepeatMirrored without normalized coordinates,
+           // whose result OpenCL leaves undefined)
+    return i;
+  }
+}
+
+// One dimension of a sample: the two texel indices and the weight of the
+// second (linear), or the one index (nearest).
+struct Axis {
+  std::int64_t i0 = 0, i1 = 0;
+  float a = 0.0f;
+};
+
+Axis sampleAxis(float s, std::int64_t size, std::uint32_t bits, bool linear) {
+  const std::uint32_t mode = sampler::addressingMode(bits);
+  const bool normalized = sampler::normalized(bits);
+  const float w = float(size);
+  Axis axis;
+  if (normalized && mode == 3) { // Repeat
+    const float u = (s - std::floor(s)) * w;
+    if (!linear) {
+      axis.i0 = floorIndex(u);
+      if (axis.i0 > size - 1)
+        axis.i0 -= size;
+      return axis;
+    }
+    axis.i0 = floorIndex(u - 0.5f);
+    axis.i1 = axis.i0 + 1;
+    if (axis.i0 < 0)
+      axis.i0 += size;
+    if (axis.i1 > size - 1)
+      axis.i1 -= size;
+    axis.a = fraction(u - 0.5f);
+    return axis;
+  }
+  if (normalized && mode == 4) { // RepeatMirrored
+    const float mirrored = std::fabs(s - 2.0f * std::nearbyint(0.5f * s));
+    const float u = mirrored * w;
+    if (!linear) {
+      axis.i0 = std::min<std::int64_t>(floorIndex(u), size - 1);
+      return axis;
+    }
+    axis.i0 = std::max<std::int64_t>(floorIndex(u - 0.5f), 0);
+    axis.i1 = std::min<std::int64_t>(floorIndex(u - 0.5f) + 1, size - 1);
+    axis.a = fraction(u - 0.5f);
+    return axis;
+  }
+  const float u = normalized ? s * w : s;
+  if (!linear) {
+    axis.i0 = address(mode, floorIndex(u), size);
+    return axis;
+  }
+  axis.i0 = address(mode, floorIndex(u - 0.5f), size);
+  axis.i1 = address(mode, floorIndex(u - 0.5f) + 1, size);
+  axis.a = fraction(u - 0.5f);
+  return axis;
+}
+
+// The layer of an array image: clamp(rint(coordinate), 0, layers - 1).
+std::int64_t layerIndex(float s, const ImageDescriptor &d) {
+  return std::clamp<std::int64_t>(floorIndex(std::nearbyint(s)), 0, std::int64_t(d.arraySize) - 1);
+}
+
+// OpImageSampleExplicitLod (Lod 0): operand 1 the coordinate, float (aux
+// bit 0x20) or int; operand 2 the sampler's bit field, varying with aux bit
+// 4. Linear filtering applies to the float formats (read_imagef); the
+// integer ones read the nearest texel.
+void imageSample(const Instruction &in, ExecutionState &s) {
+  const bool floatCoordinates = in.aux & 0x20, samplerVarying = in.aux & 4,
+             coordinateVarying = in.aux & 2;
+  const std::uint32_t n = in.aux >> 8 & 15;
+  const auto *samplers = s.reg<const std::uint64_t>(in.operand[2]);
+  forImageLanes(in, s, [&]<std::uint32_t T>(const ImageDescriptor &d, const FormatView &view,
+                                            std::uint32_t lane) {
+    const std::uint32_t bits = std::uint32_t(samplers[samplerVarying ? lane : 0]);
+    float c[4] = {};
+    for (std::uint32_t i = 0; i < n && i < 4; ++i) {
+      const std::uint32_t at = i * (coordinateVarying ? s.width : 1) + (coordinateVarying ? lane : 0);
+      c[i] = floatCoordinates ? s.reg<const float>(in.operand[1])[at]
+                              : float(s.reg<const std::int32_t>(in.operand[1])[at]);
+    }
+    std::uint32_t bitsForAxes = bits;
+    if (!floatCoordinates) // integer coordinates: unnormalized, nearest
+      bitsForAxes &= ~(sampler::normalizedCoords | sampler::filterLinear);
+    const bool linear = sampler::linear(bitsForAxes) && kindOf(T) == Kind::Float;
+    const std::int64_t sizes[3] = {d.width, d.height, d.depth};
+    Axis axes[3];
+    for (std::uint32_t k = 0; k < d.dimensions; ++k)
+      axes[k] = sampleAxis(c[k], sizes[k], bitsForAxes, linear);
+    const std::int64_t layer = d.array ? layerIndex(c[d.dimensions], d) : 0;
+    std::uint32_t rgba[4];
+    if (!linear) {
+      Texel t{axes[0].i0, axes[1].i0, d.dimensions == 3 ? axes[2].i0 : layer};
+      fetch<T>(d, view, t, rgba);
+      putResult(in, s, lane, rgba);
+      return;
+    }
+    // T = sum of the 2, 4 or 8 neighbours, each weighted by the product of
+    // (1 - a) or a along each axis.
+    float sum[4] = {};
+    const std::uint32_t corners = 1u << d.dimensions;
+    for (std::uint32_t corner = 0; corner < corners; ++corner) {
+      float weight = 1.0f;
+      std::int64_t index[3] = {0, 0, layer};
+      for (std::uint32_t k = 0; k < d.dimensions; ++k) {
+        const bool second = corner >> k & 1;
+        index[k] = second ? axes[k].i1 : axes[k].i0;
+        weight *= second ? axes[k].a : 1.0f - axes[k].a;
+      }
+      std::uint32_t texel[4];
+      fetch<T>(d, view, Texel{index[0], index[1], index[2]}, texel);
+      for (int k = 0; k < 4; ++k)
+        sum[k] += weight * std::bit_cast<float>(texel[k]);
+    }
+    for (int k = 0; k < 4; ++k)
+      rgba[k] = std::bit_cast<std::uint32_t>(sum[k]);
+    putResult(in, s, lane, rgba);
+  });
+}
+
+// OpImageQuerySize[Lod], OpImageQueryOrder, OpImageQueryFormat: aux bits
+// 12-13 the query (0 size, 1 channel order, 2 data type), bit 0x4000 a
+// 64-bit result; components the result's.
+void imageQuery(const Instruction &in, ExecutionState &s) {
+  const bool imageVarying = in.aux & 1, resultVarying = in.aux & 8, wide = in.aux & 0x4000;
+  const std::uint32_t query = in.aux >> 12 & 3;
+  const auto *images = s.reg<const std::uint64_t>(in.operand[0]);
+  forActiveLanes(s, [&](std::uint32_t lane) {
+    const std::uint64_t address = images[imageVarying ? lane : 0];
+    std::uint64_t values[4] = {};
+    if (address) {
+      const ImageDescriptor &d = descriptorAt(address);
+      if (query == 1) {
+        values[0] = d.channelOrder;
+      } else if (query == 2) {
+        values[0] = d.channelType;
+      } else {
+        const std::uint64_t sizes[3] = {d.width, d.height, d.depth};
+        for (std::uint32_t k = 0; k < d.dimensions; ++k)
+          values[k] = sizes[k];
+        if (d.array)
+          values[d.dimensions] = d.arraySize;
+      }
+    }
+    const std::uint32_t stride = resultVarying ? s.width : 1, l = resultVarying ? lane : 0;
+    for (std::uint32_t c = 0; c < in.components; ++c) {
+      if (wide)
+        s.reg<std::uint64_t>(in.result)[c * stride + l] = values[c];
+      else
+        s.reg<std::uint32_t>(in.result)[c * stride + l] = std::uint32_t(values[c]);
+    }
+  });
+}
+
+} // namespace
+
+Handler imageReadHandler() { return &imageRead; }
+Handler imageWriteHandler() { return &imageWrite; }
+Handler imageSampleHandler() { return &imageSample; }
+Handler imageQueryHandler() { return &imageQuery; }
+
+} // namespace lanewise::runtime
