@@ -1200,5 +1200,153 @@ TEST_F(Images, CommandsFollowTheirWaitLists) {
     clReleaseEvent(e);
 }
 
+// ---------------------------------------------------------------------------
+// Fill (OpenCL 3.0, clEnqueueFillImage; conversions of OpenCL C 3.0, 8.3)
+
+// Round to nearest even, as convert_*_rte.
+long roundEven(double value) { return std::lrint(value); }
+
+std::uint16_t halfBits(float value) {
+  // Finite values within half's normal range suffice for these colors.
+  if (value == 0.0f)
+    return std::signbit(value) ? 0x8000 : 0;
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  const std::uint32_t sign = (bits >> 16) & 0x8000;
+  const int exponent = int((bits >> 23) & 0xFF) - 127 + 15;
+  std::uint32_t mantissa = bits & 0x7FFFFF;
+  std::uint32_t result = (std::uint32_t(exponent) << 10) | (mantissa >> 13);
+  const std::uint32_t rest = mantissa & 0x1FFF;
+  if (rest > 0x1000 || (rest == 0x1000 && (result & 1)))
+    ++result;
+  return static_cast<std::uint16_t>(sign | result);
+}
+
+template <typename T> void put(Bytes &texel, size_t at, T value) {
+  std::memcpy(&texel[at], &value, sizeof value);
+}
+
+TEST_F(Images, FillConvertsTheColorToEachFormat) {
+  const float color[4] = {0.25f, -0.5f, 1.5f, 0.7f};
+  const cl_int signedColor[4] = {-200, 100, 70000, -5};
+  const cl_uint unsignedColor[4] = {300, 7, 70000, 65535};
+  struct Case {
+    cl_image_format format;
+    const void *color;
+    Bytes texel;
+  };
+  std::vector<Case> cases;
+  auto add = [&](cl_channel_order order, cl_channel_type type, const void *fill, Bytes texel) {
+    cases.push_back({{order, type}, fill, std::move(texel)});
+  };
+  // UNORM: round(clamp(f, 0, 1) * max); SNORM: round(clamp(f, -1, 1) * max).
+  add(CL_RGBA, CL_UNORM_INT8, color,
+      {std::uint8_t(roundEven(0.25 * 255)), 0, 255, std::uint8_t(roundEven(0.7f * 255.0f))});
+  {
+    Bytes t(8);
+    put<std::uint16_t>(t, 0, std::uint16_t(roundEven(0.25 * 65535)));
+    put<std::uint16_t>(t, 2, 0);
+    put<std::uint16_t>(t, 4, 65535);
+    put<std::uint16_t>(t, 6, std::uint16_t(roundEven(0.7f * 65535.0f)));
+    add(CL_RGBA, CL_UNORM_INT16, color, t);
+  }
+  add(CL_RGBA, CL_SNORM_INT8, color,
+      {std::uint8_t(std::int8_t(roundEven(0.25 * 127))), std::uint8_t(std::int8_t(roundEven(-0.5 * 127))),
+       127, std::uint8_t(std::int8_t(roundEven(0.7f * 127.0f)))});
+  // Integers saturate to the channel's range.
+  add(CL_RGBA, CL_SIGNED_INT8, signedColor,
+      {std::uint8_t(std::int8_t(-128)), 100, 127, std::uint8_t(std::int8_t(-5))});
+  {
+    Bytes t(8);
+    put<std::uint16_t>(t, 0, 300);
+    put<std::uint16_t>(t, 2, 7);
+    put<std::uint16_t>(t, 4, 65535);
+    put<std::uint16_t>(t, 6, 65535);
+    add(CL_RGBA, CL_UNSIGNED_INT16, unsignedColor, t);
+  }
+  {
+    Bytes t(16);
+    for (int c = 0; c < 4; ++c)
+      put<cl_int>(t, 4 * c, signedColor[c]);
+    add(CL_RGBA, CL_SIGNED_INT32, signedColor, t);
+  }
+  {
+    Bytes t(16);
+    for (int c = 0; c < 4; ++c)
+      put<float>(t, 4 * c, color[c]);
+    add(CL_RGBA, CL_FLOAT, color, t);
+  }
+  {
+    Bytes t(8);
+    for (int c = 0; c < 4; ++c)
+      put<std::uint16_t>(t, 2 * c, halfBits(color[c]));
+    add(CL_RGBA, CL_HALF_FLOAT, color, t);
+  }
+  // Channel orders: the bytes in memory order.
+  add(CL_BGRA, CL_UNORM_INT8, color,
+      {255, 0, std::uint8_t(roundEven(0.25 * 255)), std::uint8_t(roundEven(0.7f * 255.0f))});
+  add(CL_R, CL_UNSIGNED_INT8, unsignedColor, {255});
+  add(CL_RG, CL_SIGNED_INT8, signedColor, {std::uint8_t(std::int8_t(-128)), 100});
+  add(CL_A, CL_UNORM_INT8, color, {std::uint8_t(roundEven(0.7f * 255.0f))});
+
+  for (cl_mem_object_type type : {CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE1D_ARRAY,
+                                  CL_MEM_OBJECT_IMAGE3D})
+    for (const Case &c : cases) {
+      SCOPED_TRACE(typeName(type) + " order 0x" + std::to_string(c.format.image_channel_order) +
+                   " type 0x" + std::to_string(c.format.image_channel_data_type));
+      bool supported = false;
+      for (const cl_image_format &f : formats(CL_MEM_READ_WRITE, type))
+        supported |= f.image_channel_order == c.format.image_channel_order &&
+                     f.image_channel_data_type == c.format.image_channel_data_type;
+      if (!supported)
+        continue; // beyond the minimum lists
+      const cl_channel_type channel = c.format.image_channel_data_type;
+      const bool rounds = channel == CL_UNORM_INT8 || channel == CL_UNORM_INT16 ||
+                          channel == CL_SNORM_INT8 || channel == CL_HALF_FLOAT;
+      if (rounds && !testingLanewise())
+        continue; // PoCL 3.1 rounds toward zero where OpenCL C 8.3 rounds to nearest even
+      const size_t element = c.texel.size();
+      const Shape shape = shapeOf(type);
+      const Size3 extent = shape.extent();
+      Mem mem = image(shape, c.format);
+      ASSERT_NE(mem, nullptr);
+      Bytes whole = pattern(volume(extent) * element, 24);
+      write(mem.get(), {0, 0, 0}, extent, whole);
+      Size3 origin = {1, 0, 0}, region = {3, extent[1], extent[2]};
+      if (extent[1] > 1)
+        origin[1] = 1, region[1] = extent[1] - 1;
+      ASSERT_EQ(clEnqueueFillImage(queue, mem.get(), c.color, origin.data(), region.data(), 0,
+                                   nullptr, nullptr),
+                CL_SUCCESS);
+      const HostLayout tight = tightLayout(shape, element, extent);
+      for (size_t z = 0; z < region[2]; ++z)
+        for (size_t y = 0; y < region[1]; ++y)
+          for (size_t x = 0; x < region[0]; ++x)
+            std::copy(c.texel.begin(), c.texel.end(),
+                      whole.begin() + tight.offset(origin[0] + x, origin[1] + y, origin[2] + z));
+      EXPECT_EQ(read(mem.get(), {0, 0, 0}, extent, element), whole);
+    }
+}
+
+TEST_F(Images, FillChecksItsArguments) {
+  Mem mem = image(shapeOf(CL_MEM_OBJECT_IMAGE2D));
+  const cl_uint color[4] = {1, 2, 3, 4};
+  const Size3 zero = {0, 0, 0}, region = {1, 1, 1}, past = {8, 1, 1};
+  EXPECT_EQ(clEnqueueFillImage(queue, mem.get(), nullptr, zero.data(), region.data(), 0, nullptr,
+                               nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueFillImage(queue, mem.get(), color, zero.data(), past.data(), 0, nullptr,
+                               nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueFillImage(queue, mem.get(), color, nullptr, region.data(), 0, nullptr,
+                               nullptr),
+            CL_INVALID_VALUE);
+  cl_int err = CL_SUCCESS;
+  Mem buffer(clCreateBuffer(context, CL_MEM_READ_WRITE, 64, nullptr, &err));
+  EXPECT_EQ(clEnqueueFillImage(queue, buffer.get(), color, zero.data(), region.data(), 0, nullptr,
+                               nullptr),
+            CL_INVALID_MEM_OBJECT);
+}
+
 } // namespace
 } // namespace lanewise::test
