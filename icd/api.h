@@ -41,7 +41,7 @@
   X(clGetSupportedImageFormats) X(clCreateImage) X(clCreateImageWithProperties)                    \
   X(clCreateImage2D) X(clCreateImage3D) X(clGetImageInfo) X(clEnqueueReadImage)                    \
   X(clEnqueueWriteImage) X(clEnqueueCopyImage) X(clEnqueueCopyImageToBuffer)                       \
-  X(clEnqueueCopyBufferToImage) X(clEnqueueMapImage)
+  X(clEnqueueCopyBufferToImage) X(clEnqueueMapImage) X(clEnqueueFillImage)
 
 #define LANEWISE_SAMPLER_FUNCTIONS(X)                                                              \
   X(clCreateSampler) X(clCreateSamplerWithProperties) X(clRetainSampler) X(clReleaseSampler)       \

@@ -42,8 +42,6 @@ cl_icd_dispatch makeDispatchTable() {
   LANEWISE_API_FUNCTIONS(LANEWISE_FILL)
 #undef LANEWISE_FILL
 
-  // Filling images waits for the texel encoding of the image formats.
-  LANEWISE_UNSUPPORTED(clEnqueueFillImage, CL_INVALID_OPERATION)
   // Pipes are optional (CL_DEVICE_PIPE_SUPPORT is CL_FALSE).
   LANEWISE_UNSUPPORTED(clCreatePipe, CL_INVALID_OPERATION)
   LANEWISE_UNSUPPORTED(clGetPipeInfo, CL_INVALID_MEM_OBJECT)

@@ -1025,4 +1025,38 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue queue, cl_mem mem, cl_bool 
   return mapped;
 }
 
+cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue queue, cl_mem mem, const void *color,
+                                      const size_t *origin, const size_t *region,
+                                      cl_uint numEvents, const cl_event *events,
+                                      cl_event *event) {
+  constexpr const char *name = "clEnqueueFillImage";
+  if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (cl_int error = validateImage(name, "image", queue, mem); error != CL_SUCCESS)
+    return error;
+  _cl_context &context = *queue->context;
+  const Image &image = *mem->image;
+  if (!color)
+    return fail(context, CL_INVALID_VALUE, std::string(name) + ": fill_color is NULL");
+  if (cl_int error = validateRegion(name, context, image, "origin", origin, region);
+      error != CL_SUCCESS)
+    return error;
+  // The texel is encoded now: the application may reuse fill_color on return.
+  std::array<char, 16> texel{};
+  runtime::encodeTexel(image.descriptor, color, texel.data());
+  return queue->enqueue(CL_COMMAND_FILL_IMAGE, waitListSpan(numEvents, events),
+                        [target = OwnerRef(mem), to = image.layout(origin),
+                         extent = byteRegion(image, region), texel,
+                         elementBytes = image.elementBytes()] {
+                          for (size_t z = 0; z < extent[2]; ++z)
+                            for (size_t y = 0; y < extent[1]; ++y) {
+                              char *row = target->storage + to.offsetOf(0, y, z);
+                              for (size_t x = 0; x < extent[0]; x += elementBytes)
+                                std::memcpy(row + x, texel.data(), elementBytes);
+                            }
+                          return CL_SUCCESS;
+                        },
+                        event);
+}
+
 } // namespace lanewise::icd::api

@@ -299,9 +299,11 @@ TEST_F(Images, SupportedFormatsRejectBadArguments) {
   EXPECT_EQ(clGetSupportedImageFormats(context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_BUFFER, 0,
                                        nullptr, &count),
             CL_INVALID_VALUE);
-  EXPECT_EQ(clGetSupportedImageFormats(context, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
-                                       CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &count),
-            CL_INVALID_VALUE);
+  if (testingLanewise()) { // PoCL 3.1 accepts mutually exclusive flags
+    EXPECT_EQ(clGetSupportedImageFormats(context, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
+                                         CL_MEM_OBJECT_IMAGE2D, 0, nullptr, &count),
+              CL_INVALID_VALUE);
+  }
   cl_image_format one;
   EXPECT_EQ(clGetSupportedImageFormats(context, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, &one,
                                        &count),
@@ -370,6 +372,8 @@ TEST_F(Images, HostPitchesPadRowsAndSlices) {
   for (cl_mem_object_type type : {CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_MEM_OBJECT_IMAGE2D,
                                   CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE3D}) {
     SCOPED_TRACE(typeName(type));
+    if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY && !testingLanewise())
+      continue; // PoCL 3.1 does not place a 1D array's layers at the slice pitch
     const Shape shape = shapeOf(type);
     const Size3 extent = shape.extent();
     Mem mem = image(shape);
@@ -410,6 +414,8 @@ TEST_F(Images, UseHostPtrSharesTheApplicationsMemoryWithItsPitches) {
   for (cl_mem_object_type type : {CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_MEM_OBJECT_IMAGE2D,
                                   CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE3D}) {
     SCOPED_TRACE(typeName(type));
+    if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY && !testingLanewise())
+      continue; // PoCL 3.1 does not place a 1D array's layers at the slice pitch
     const Shape shape = shapeOf(type);
     const Size3 extent = shape.extent();
     const size_t rowPitch = shape.width * element + 8;
@@ -557,6 +563,8 @@ TEST_F(Images, CopyNeedsTheSameFormat) {
 // OpenCL 3.0, clEnqueueCopyImageToBuffer / clEnqueueCopyBufferToImage: the
 // buffer side is the region's texels tightly packed from the offset.
 TEST_F(Images, CopiesToAndFromBuffers) {
+  if (!testingLanewise())
+    GTEST_SKIP() << "PoCL 3.1 crashes in this test";
   const size_t element = 4;
   for (cl_mem_object_type type : imageTypes) {
     SCOPED_TRACE(typeName(type));
@@ -609,6 +617,8 @@ TEST_F(Images, MapsShowAndKeepTexelsAtTheReportedPitches) {
   const size_t element = 4;
   for (cl_mem_object_type type : imageTypes) {
     SCOPED_TRACE(typeName(type));
+    if (type == CL_MEM_OBJECT_IMAGE1D_BUFFER && !testingLanewise())
+      continue; // PoCL 3.1 counts no map of a 1D image buffer and leaves its slice pitch unset
     const Shape shape = shapeOf(type);
     const Size3 extent = shape.extent();
     Mem mem = image(shape);
@@ -738,6 +748,8 @@ TEST_F(Images, QueriesReportEachTypesDescriptor) {
     EXPECT_EQ(clGetImageInfo(mem.get(), CL_IMAGE_FORMAT, 1, tooSmall, nullptr), CL_INVALID_VALUE);
     EXPECT_EQ(clGetImageInfo(mem.get(), 0x7777, sizeof size, &size, nullptr), CL_INVALID_VALUE);
   }
+  if (!testingLanewise())
+    return; // PoCL 3.1 answers clGetImageInfo for a buffer
   // A buffer is no image.
   cl_int err = CL_SUCCESS;
   Mem buffer(clCreateBuffer(context, CL_MEM_READ_WRITE, 64, nullptr, &err));
@@ -798,8 +810,11 @@ TEST_F(Images, ImageBufferSharesTheBuffersStorage) {
   const cl_image_desc desc = describe({CL_MEM_OBJECT_IMAGE1D_BUFFER, width}, 0, 0, buffer.get());
   Mem mem(clCreateImage(context, 0, &format, &desc, nullptr, &err));
   ASSERT_EQ(err, CL_SUCCESS);
-  // Flags not given are inherited; CL_MEM_FLAGS reports those given.
-  EXPECT_EQ(memInfo<cl_mem_flags>(mem.get(), CL_MEM_FLAGS), cl_mem_flags{0});
+  // Flags not given are inherited; CL_MEM_FLAGS reports those given (PoCL
+  // 3.1 reports the inherited ones too).
+  if (testingLanewise()) {
+    EXPECT_EQ(memInfo<cl_mem_flags>(mem.get(), CL_MEM_FLAGS), cl_mem_flags{0});
+  }
   EXPECT_EQ(memInfo<cl_mem>(mem.get(), CL_MEM_ASSOCIATED_MEMOBJECT), buffer.get());
   EXPECT_EQ(imageInfo<cl_mem>(mem.get(), CL_IMAGE_BUFFER), buffer.get());
   const Size3 zero = {0, 0, 0}, region = {width, 1, 1};
@@ -818,6 +833,8 @@ TEST_F(Images, ImageBufferSharesTheBuffersStorage) {
                                 nullptr),
             CL_SUCCESS);
   EXPECT_EQ(read(mem.get(), zero, region, element), data);
+  if (!testingLanewise())
+    return; // PoCL 3.1 accepts each of the misuses below
   // The image may not be copied to its own buffer.
   EXPECT_EQ(clEnqueueCopyImageToBuffer(queue, mem.get(), buffer.get(), zero.data(), region.data(),
                                        0, 0, nullptr, nullptr),
@@ -874,6 +891,8 @@ TEST_F(Images, Image2DFromABufferUsesItsRowPitch) {
 
 TEST_F(Images, Image2DViewWithACompatibleChannelOrder) {
   const Shape shape = shapeOf(CL_MEM_OBJECT_IMAGE2D);
+  if (!testingLanewise())
+    GTEST_SKIP() << "PoCL 3.1 makes no image from another image (CL_INVALID_OPERATION)";
   Mem linear = image(shape, {CL_RGBA, CL_UNORM_INT8});
   ASSERT_NE(linear, nullptr);
   const cl_image_format srgb = {CL_sRGBA, CL_UNORM_INT8};
@@ -888,7 +907,7 @@ TEST_F(Images, Image2DViewWithACompatibleChannelOrder) {
   write(linear.get(), {0, 0, 0}, shape.extent(), data);
   EXPECT_EQ(read(view.get(), {0, 0, 0}, shape.extent(), 4), data);
   // Another channel data type, or an order not in the compatibility table.
-  const cl_image_format otherType = {CL_sRGBA, CL_UNORM_INT16};
+  const cl_image_format otherType = {CL_RGBA, CL_UNORM_INT16};
   EXPECT_EQ(clCreateImage(context, CL_MEM_READ_WRITE, &otherType, &desc, nullptr, &err), nullptr);
   EXPECT_EQ(err, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
   const cl_image_format otherOrder = {CL_BGRA, CL_UNORM_INT8};
@@ -907,6 +926,8 @@ TEST_F(Images, DeprecatedCreateImage2DAnd3D) {
   Mem volume3(clCreateImage3D(context, CL_MEM_READ_WRITE, &format, 6, 4, 3, 0, 0, nullptr, &err));
   ASSERT_EQ(err, CL_SUCCESS);
   EXPECT_EQ(imageInfo<size_t>(volume3.get(), CL_IMAGE_DEPTH), 3u);
+  if (!testingLanewise())
+    return; // PoCL 3.1 answers other codes (CL_INVALID_BUFFER_SIZE, CL_INVALID_VALUE) or none
   // OpenCL 3.0, clCreateImage2D / clCreateImage3D: CL_INVALID_IMAGE_SIZE for
   // a zero size, a depth of 1, or a row pitch that breaks the rules.
   EXPECT_EQ(clCreateImage2D(context, CL_MEM_READ_WRITE, &format, 0, 4, 0, nullptr, &err), nullptr);
@@ -927,6 +948,8 @@ TEST_F(Images, DeprecatedCreateImage2DAnd3D) {
 // Creation errors (OpenCL 3.0, clCreateImage)
 
 TEST_F(Images, CreationRejectsBadFormats) {
+  if (!testingLanewise())
+    GTEST_SKIP() << "PoCL 3.1 answers CL_INVALID_OPERATION for invalid format descriptors";
   const cl_image_desc desc = describe(shapeOf(CL_MEM_OBJECT_IMAGE2D));
   cl_int err = CL_SUCCESS;
   EXPECT_EQ(clCreateImage(context, CL_MEM_READ_WRITE, nullptr, &desc, nullptr, &err), nullptr);
@@ -948,6 +971,8 @@ TEST_F(Images, CreationRejectsBadFormats) {
 }
 
 TEST_F(Images, CreationRejectsBadDescriptorsAndSizes) {
+  if (!testingLanewise())
+    GTEST_SKIP() << "PoCL 3.1 answers CL_INVALID_VALUE for an image_type of a buffer";
   const cl_image_format format = {CL_RGBA, CL_UNORM_INT8};
   cl_int err = CL_SUCCESS;
   auto create = [&](const cl_image_desc &desc, void *host = nullptr,
@@ -1026,6 +1051,9 @@ TEST_F(Images, CreationRejectsBadFlagsAndHostPointers) {
 // Command errors
 
 TEST_F(Images, CommandsCheckOriginsAndRegionsPerType) {
+  if (!testingLanewise())
+    GTEST_SKIP() << "PoCL 3.1 accepts empty regions, a 1D array's layers past its end, slice "
+                    "pitches for 2D images and short row pitches, and crashes on 1D images";
   const Bytes host(4096);
   Bytes out(4096);
   for (cl_mem_object_type type : imageTypes) {
@@ -1094,10 +1122,12 @@ TEST_F(Images, CommandsCheckObjectsAndHostAccess) {
             CL_INVALID_MEM_OBJECT)
       << "a buffer is no image";
   Mem mem = image(shape);
-  EXPECT_EQ(clEnqueueReadBuffer(queue, mem.get(), CL_TRUE, 0, 4, host.data(), 0, nullptr,
-                                nullptr),
-            CL_INVALID_MEM_OBJECT)
-      << "an image is no buffer";
+  if (testingLanewise()) { // PoCL 3.1 reads an image as a buffer
+    EXPECT_EQ(clEnqueueReadBuffer(queue, mem.get(), CL_TRUE, 0, 4, host.data(), 0, nullptr,
+                                  nullptr),
+              CL_INVALID_MEM_OBJECT)
+        << "an image is no buffer";
+  }
   EXPECT_EQ(clEnqueueCopyImageToBuffer(queue, mem.get(), mem.get(), zero.data(), region.data(), 0,
                                        0, nullptr, nullptr),
             CL_INVALID_MEM_OBJECT);
@@ -1168,6 +1198,154 @@ TEST_F(Images, CommandsFollowTheirWaitLists) {
   EXPECT_EQ(out, data);
   for (cl_event e : {gate, written, readBack})
     clReleaseEvent(e);
+}
+
+// ---------------------------------------------------------------------------
+// Fill (OpenCL 3.0, clEnqueueFillImage; conversions of OpenCL C 3.0, 8.3)
+
+// Round to nearest even, as convert_*_rte.
+long roundEven(double value) { return std::lrint(value); }
+
+std::uint16_t halfBits(float value) {
+  // Finite values within half's normal range suffice for these colors.
+  if (value == 0.0f)
+    return std::signbit(value) ? 0x8000 : 0;
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  const std::uint32_t sign = (bits >> 16) & 0x8000;
+  const int exponent = int((bits >> 23) & 0xFF) - 127 + 15;
+  std::uint32_t mantissa = bits & 0x7FFFFF;
+  std::uint32_t result = (std::uint32_t(exponent) << 10) | (mantissa >> 13);
+  const std::uint32_t rest = mantissa & 0x1FFF;
+  if (rest > 0x1000 || (rest == 0x1000 && (result & 1)))
+    ++result;
+  return static_cast<std::uint16_t>(sign | result);
+}
+
+template <typename T> void put(Bytes &texel, size_t at, T value) {
+  std::memcpy(&texel[at], &value, sizeof value);
+}
+
+TEST_F(Images, FillConvertsTheColorToEachFormat) {
+  const float color[4] = {0.25f, -0.5f, 1.5f, 0.7f};
+  const cl_int signedColor[4] = {-200, 100, 70000, -5};
+  const cl_uint unsignedColor[4] = {300, 7, 70000, 65535};
+  struct Case {
+    cl_image_format format;
+    const void *color;
+    Bytes texel;
+  };
+  std::vector<Case> cases;
+  auto add = [&](cl_channel_order order, cl_channel_type type, const void *fill, Bytes texel) {
+    cases.push_back({{order, type}, fill, std::move(texel)});
+  };
+  // UNORM: round(clamp(f, 0, 1) * max); SNORM: round(clamp(f, -1, 1) * max).
+  add(CL_RGBA, CL_UNORM_INT8, color,
+      {std::uint8_t(roundEven(0.25 * 255)), 0, 255, std::uint8_t(roundEven(0.7f * 255.0f))});
+  {
+    Bytes t(8);
+    put<std::uint16_t>(t, 0, std::uint16_t(roundEven(0.25 * 65535)));
+    put<std::uint16_t>(t, 2, 0);
+    put<std::uint16_t>(t, 4, 65535);
+    put<std::uint16_t>(t, 6, std::uint16_t(roundEven(0.7f * 65535.0f)));
+    add(CL_RGBA, CL_UNORM_INT16, color, t);
+  }
+  add(CL_RGBA, CL_SNORM_INT8, color,
+      {std::uint8_t(std::int8_t(roundEven(0.25 * 127))), std::uint8_t(std::int8_t(roundEven(-0.5 * 127))),
+       127, std::uint8_t(std::int8_t(roundEven(0.7f * 127.0f)))});
+  // Integers saturate to the channel's range.
+  add(CL_RGBA, CL_SIGNED_INT8, signedColor,
+      {std::uint8_t(std::int8_t(-128)), 100, 127, std::uint8_t(std::int8_t(-5))});
+  {
+    Bytes t(8);
+    put<std::uint16_t>(t, 0, 300);
+    put<std::uint16_t>(t, 2, 7);
+    put<std::uint16_t>(t, 4, 65535);
+    put<std::uint16_t>(t, 6, 65535);
+    add(CL_RGBA, CL_UNSIGNED_INT16, unsignedColor, t);
+  }
+  {
+    Bytes t(16);
+    for (int c = 0; c < 4; ++c)
+      put<cl_int>(t, 4 * c, signedColor[c]);
+    add(CL_RGBA, CL_SIGNED_INT32, signedColor, t);
+  }
+  {
+    Bytes t(16);
+    for (int c = 0; c < 4; ++c)
+      put<float>(t, 4 * c, color[c]);
+    add(CL_RGBA, CL_FLOAT, color, t);
+  }
+  {
+    Bytes t(8);
+    for (int c = 0; c < 4; ++c)
+      put<std::uint16_t>(t, 2 * c, halfBits(color[c]));
+    add(CL_RGBA, CL_HALF_FLOAT, color, t);
+  }
+  // Channel orders: the bytes in memory order.
+  add(CL_BGRA, CL_UNORM_INT8, color,
+      {255, 0, std::uint8_t(roundEven(0.25 * 255)), std::uint8_t(roundEven(0.7f * 255.0f))});
+  add(CL_R, CL_UNSIGNED_INT8, unsignedColor, {255});
+  add(CL_RG, CL_SIGNED_INT8, signedColor, {std::uint8_t(std::int8_t(-128)), 100});
+  add(CL_A, CL_UNORM_INT8, color, {std::uint8_t(roundEven(0.7f * 255.0f))});
+
+  for (cl_mem_object_type type : {CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE1D_ARRAY,
+                                  CL_MEM_OBJECT_IMAGE3D})
+    for (const Case &c : cases) {
+      SCOPED_TRACE(typeName(type) + " order 0x" + std::to_string(c.format.image_channel_order) +
+                   " type 0x" + std::to_string(c.format.image_channel_data_type));
+      bool supported = false;
+      for (const cl_image_format &f : formats(CL_MEM_READ_WRITE, type))
+        supported |= f.image_channel_order == c.format.image_channel_order &&
+                     f.image_channel_data_type == c.format.image_channel_data_type;
+      if (!supported)
+        continue; // beyond the minimum lists
+      const cl_channel_type channel = c.format.image_channel_data_type;
+      const bool rounds = channel == CL_UNORM_INT8 || channel == CL_UNORM_INT16 ||
+                          channel == CL_SNORM_INT8 || channel == CL_HALF_FLOAT;
+      if (rounds && !testingLanewise())
+        continue; // PoCL 3.1 rounds toward zero where OpenCL C 8.3 rounds to nearest even
+      const size_t element = c.texel.size();
+      const Shape shape = shapeOf(type);
+      const Size3 extent = shape.extent();
+      Mem mem = image(shape, c.format);
+      ASSERT_NE(mem, nullptr);
+      Bytes whole = pattern(volume(extent) * element, 24);
+      write(mem.get(), {0, 0, 0}, extent, whole);
+      Size3 origin = {1, 0, 0}, region = {3, extent[1], extent[2]};
+      if (extent[1] > 1)
+        origin[1] = 1, region[1] = extent[1] - 1;
+      ASSERT_EQ(clEnqueueFillImage(queue, mem.get(), c.color, origin.data(), region.data(), 0,
+                                   nullptr, nullptr),
+                CL_SUCCESS);
+      const HostLayout tight = tightLayout(shape, element, extent);
+      for (size_t z = 0; z < region[2]; ++z)
+        for (size_t y = 0; y < region[1]; ++y)
+          for (size_t x = 0; x < region[0]; ++x)
+            std::copy(c.texel.begin(), c.texel.end(),
+                      whole.begin() + tight.offset(origin[0] + x, origin[1] + y, origin[2] + z));
+      EXPECT_EQ(read(mem.get(), {0, 0, 0}, extent, element), whole);
+    }
+}
+
+TEST_F(Images, FillChecksItsArguments) {
+  Mem mem = image(shapeOf(CL_MEM_OBJECT_IMAGE2D));
+  const cl_uint color[4] = {1, 2, 3, 4};
+  const Size3 zero = {0, 0, 0}, region = {1, 1, 1}, past = {8, 1, 1};
+  EXPECT_EQ(clEnqueueFillImage(queue, mem.get(), nullptr, zero.data(), region.data(), 0, nullptr,
+                               nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueFillImage(queue, mem.get(), color, zero.data(), past.data(), 0, nullptr,
+                               nullptr),
+            CL_INVALID_VALUE);
+  EXPECT_EQ(clEnqueueFillImage(queue, mem.get(), color, nullptr, region.data(), 0, nullptr,
+                               nullptr),
+            CL_INVALID_VALUE);
+  cl_int err = CL_SUCCESS;
+  Mem buffer(clCreateBuffer(context, CL_MEM_READ_WRITE, 64, nullptr, &err));
+  EXPECT_EQ(clEnqueueFillImage(queue, buffer.get(), color, zero.data(), region.data(), 0, nullptr,
+                               nullptr),
+            CL_INVALID_MEM_OBJECT);
 }
 
 } // namespace

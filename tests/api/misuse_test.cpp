@@ -41,6 +41,8 @@ std::string errorName(cl_int code) {
     NAME(CL_OUT_OF_HOST_MEMORY)
     NAME(CL_PROFILING_INFO_NOT_AVAILABLE)
     NAME(CL_MEM_COPY_OVERLAP)
+    NAME(CL_IMAGE_FORMAT_MISMATCH)
+    NAME(CL_IMAGE_FORMAT_NOT_SUPPORTED)
     NAME(CL_BUILD_PROGRAM_FAILURE)
     NAME(CL_MISALIGNED_SUB_BUFFER_OFFSET)
     NAME(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
@@ -56,6 +58,9 @@ std::string errorName(cl_int code) {
     NAME(CL_INVALID_COMMAND_QUEUE)
     NAME(CL_INVALID_HOST_PTR)
     NAME(CL_INVALID_MEM_OBJECT)
+    NAME(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR)
+    NAME(CL_INVALID_IMAGE_SIZE)
+    NAME(CL_INVALID_SAMPLER)
     NAME(CL_INVALID_BINARY)
     NAME(CL_INVALID_BUILD_OPTIONS)
     NAME(CL_INVALID_PROGRAM)
@@ -76,6 +81,7 @@ std::string errorName(cl_int code) {
     NAME(CL_INVALID_BUFFER_SIZE)
     NAME(CL_INVALID_GLOBAL_WORK_SIZE)
     NAME(CL_INVALID_PROPERTY)
+    NAME(CL_INVALID_IMAGE_DESCRIPTOR)
     NAME(CL_INVALID_COMPILER_OPTIONS)
     NAME(CL_INVALID_LINKER_OPTIONS)
     NAME(CL_INVALID_DEVICE_PARTITION_COUNT)
@@ -1199,37 +1205,37 @@ const Row rows[] = {
  [](World &w) { cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, nullptr, &d, nullptr, &w.error), w.error); }, Reports},
 {"clCreateImage_UnknownOrder", CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
  "OpenCL 3.0 API, clCreateImage: CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if values specified in image_format are not valid",
- [](World &w) { const cl_image_format f = {0x7777, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports},
+ [](World &w) { const cl_image_format f = {0x7777, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports, "PoCL 3.1 returns CL_INVALID_OPERATION"},
 {"clCreateImage_NullDescriptor", CL_INVALID_IMAGE_DESCRIPTOR,
  "OpenCL 3.0 API (v3.0.14), clCreateImage: CL_INVALID_IMAGE_DESCRIPTOR if values specified in image_desc are not valid or if image_desc is NULL",
  [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, nullptr, nullptr, &w.error), w.error); }, Reports},
 {"clCreateImage_BufferType", CL_INVALID_IMAGE_DESCRIPTOR,
  "OpenCL 3.0 API, Image Descriptor: image_type must be one of the CL_MEM_OBJECT_IMAGE* values",
- [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_BUFFER; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports},
+ [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_BUFFER; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports, "PoCL 3.1 returns CL_INVALID_VALUE"},
 {"clCreateImage_ZeroWidth", CL_INVALID_IMAGE_SIZE,
  "OpenCL 3.0 API, clCreateImage: CL_INVALID_IMAGE_SIZE if the image dimensions specified in image_desc are not valid",
- [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports},
+ [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports, "PoCL 3.1 returns CL_INVALID_BUFFER_SIZE"},
 {"clCreateImage_HostPtrWithoutFlag", CL_INVALID_HOST_PTR,
  "OpenCL 3.0 API, clCreateImage: CL_INVALID_HOST_PTR if host_ptr is not NULL but CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are not set in flags",
  [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, w.host, &w.error), w.error); }, Reports},
 {"clCreateImage_DepthWithoutExtension", Codes(CL_IMAGE_FORMAT_NOT_SUPPORTED, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR),
  "OpenCL 3.0 API, clCreateImage: CL_IMAGE_FORMAT_NOT_SUPPORTED if there are no devices in context that support image_format (CL_DEPTH needs cl_khr_depth_images)",
- [](World &w) { const cl_image_format f = {CL_DEPTH, CL_FLOAT}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports},
+ [](World &w) { const cl_image_format f = {CL_DEPTH, CL_FLOAT}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports, "PoCL 3.1 returns CL_INVALID_OPERATION"},
 {"clCreateImage_ReadWriteOnReadOnlyBuffer", CL_INVALID_VALUE,
  "OpenCL 3.0 API, clCreateImage: CL_INVALID_VALUE if an image is created from a buffer created with CL_MEM_READ_ONLY and flags specifies CL_MEM_READ_WRITE",
- [](World &w) { cl_mem b = w.newBuffer(CL_MEM_READ_ONLY); const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER; d.image_width = 4; d.mem_object = b; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports},
+ [](World &w) { cl_mem b = w.newBuffer(CL_MEM_READ_ONLY); const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER; d.image_width = 4; d.mem_object = b; return created(clCreateImage(w.context, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports, "PoCL 3.1 creates the image"},
 {"clCreateImageWithProperties_UnknownProperty", CL_INVALID_PROPERTY,
  "OpenCL 3.0 API, clCreateImageWithProperties: CL_INVALID_PROPERTY if a property name in properties is not a supported property name",
  [](World &w) { const cl_mem_properties p[] = {0x7777, 1, 0}; const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; cl_image_desc d{}; d.image_type = CL_MEM_OBJECT_IMAGE2D; d.image_width = d.image_height = 4; return created(clCreateImageWithProperties(w.context, p, CL_MEM_READ_WRITE, &f, &d, nullptr, &w.error), w.error); }, Reports},
 {"clCreateImage2D_ZeroHeight", CL_INVALID_IMAGE_SIZE,
  "OpenCL 3.0 API, clCreateImage2D: CL_INVALID_IMAGE_SIZE if image_width or image_height are 0",
- [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; return created(clCreateImage2D(w.context, CL_MEM_READ_WRITE, &f, 4, 0, 0, nullptr, &w.error), w.error); }, Reports},
+ [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; return created(clCreateImage2D(w.context, CL_MEM_READ_WRITE, &f, 4, 0, 0, nullptr, &w.error), w.error); }, Reports, "PoCL 3.1 returns CL_INVALID_BUFFER_SIZE"},
 {"clCreateImage3D_DepthOne", CL_INVALID_IMAGE_SIZE,
  "OpenCL 3.0 API, clCreateImage3D: CL_INVALID_IMAGE_SIZE if image_depth <= 1",
- [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; return created(clCreateImage3D(w.context, CL_MEM_READ_WRITE, &f, 4, 4, 1, 0, 0, nullptr, &w.error), w.error); }, Reports},
+ [](World &w) { const cl_image_format f = {CL_RGBA, CL_UNORM_INT8}; return created(clCreateImage3D(w.context, CL_MEM_READ_WRITE, &f, 4, 4, 1, 0, 0, nullptr, &w.error), w.error); }, Reports, "PoCL 3.1 creates the image"},
 {"clGetImageInfo_Buffer", CL_INVALID_MEM_OBJECT,
  "OpenCL 3.0 API, clGetImageInfo: CL_INVALID_MEM_OBJECT if image is not a valid image object",
- [](World &w) { size_t v; return clGetImageInfo(w.buffer, CL_IMAGE_WIDTH, sizeof v, &v, nullptr); }},
+ [](World &w) { size_t v; return clGetImageInfo(w.buffer, CL_IMAGE_WIDTH, sizeof v, &v, nullptr); }, None, "PoCL 3.1 answers the query for a buffer"},
 {"clGetImageInfo_UnknownParam", CL_INVALID_VALUE,
  "OpenCL 3.0 API, clGetImageInfo: CL_INVALID_VALUE if param_name is not one of the supported values",
  [](World &w) { size_t v; return clGetImageInfo(w.newImage(), 0x7777, sizeof v, &v, nullptr); }},
@@ -1244,7 +1250,7 @@ const Row rows[] = {
  [](World &w) { const size_t o[3] = {0, 0, 1}; return clEnqueueReadImage(w.queue, w.newImage(), CL_TRUE, o, one, 0, 0, w.host, 0, nullptr, nullptr); }, Reports},
 {"clEnqueueReadImage_SlicePitchFor2D", CL_INVALID_VALUE,
  "OpenCL 3.0 API, clEnqueueReadImage: CL_INVALID_VALUE if image is a 1D or 2D image and slice_pitch is not 0",
- [](World &w) { const size_t o[3] = {0, 0, 0}; return clEnqueueReadImage(w.queue, w.newImage(), CL_TRUE, o, one, 0, 64, w.host, 0, nullptr, nullptr); }, Reports},
+ [](World &w) { const size_t o[3] = {0, 0, 0}; return clEnqueueReadImage(w.queue, w.newImage(), CL_TRUE, o, one, 0, 64, w.host, 0, nullptr, nullptr); }, Reports, "PoCL 3.1 accepts the slice pitch"},
 {"clEnqueueReadImage_NullPtr", CL_INVALID_VALUE,
  "OpenCL 3.0 API, clEnqueueReadImage: CL_INVALID_VALUE if ptr is NULL",
  [](World &w) { const size_t o[3] = {0, 0, 0}; return clEnqueueReadImage(w.queue, w.newImage(), CL_TRUE, o, one, 0, 0, nullptr, 0, nullptr, nullptr); }, Reports},
@@ -1274,7 +1280,7 @@ const Row rows[] = {
  [](World &w) { const size_t o[3] = {0, 0, 0}; return clEnqueueCopyImage(w.queue, w.buffer, w.newImage(), o, o, one, 0, nullptr, nullptr); }, Reports},
 {"clEnqueueCopyImageToBuffer_PastBufferEnd", CL_INVALID_VALUE,
  "OpenCL 3.0 API, clEnqueueCopyImageToBuffer: CL_INVALID_VALUE if the region specified by dst_offset and dst_offset + dst_cb refer to a region outside dst_buffer",
- [](World &w) { const size_t o[3] = {0, 0, 0}, r[3] = {16, 16, 1}; return clEnqueueCopyImageToBuffer(w.queue, w.newImage(), w.buffer, o, r, 0, 0, nullptr, nullptr); }, Reports},
+ [](World &w) { const size_t o[3] = {0, 0, 0}, r[3] = {16, 16, 1}; return clEnqueueCopyImageToBuffer(w.queue, w.newImage(), w.buffer, o, r, 4, 0, nullptr, nullptr); }, Reports, "PoCL 3.1 accepts the range"},
 {"clEnqueueCopyImageToBuffer_ImageAsBuffer", CL_INVALID_MEM_OBJECT,
  "OpenCL 3.0 API, clEnqueueCopyImageToBuffer: CL_INVALID_MEM_OBJECT if dst_buffer is not a valid buffer object",
  [](World &w) { const size_t o[3] = {0, 0, 0}; cl_mem i = w.newImage(); return clEnqueueCopyImageToBuffer(w.queue, i, i, o, one, 0, 0, nullptr, nullptr); }, Reports},
@@ -1304,10 +1310,10 @@ const Row rows[] = {
  [](World &w) { return created(clCreateSampler(nullptr, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &w.error), w.error); }},
 {"clCreateSampler_BadAddressingMode", CL_INVALID_VALUE,
  "OpenCL 3.0 API, clCreateSampler: CL_INVALID_VALUE if addressing_mode, filter_mode, normalized_coords or a combination of these arguments are not valid",
- [](World &w) { return created(clCreateSampler(w.context, CL_TRUE, 0x7777, CL_FILTER_NEAREST, &w.error), w.error); }, Reports},
+ [](World &w) { return created(clCreateSampler(w.context, CL_TRUE, 0x7777, CL_FILTER_NEAREST, &w.error), w.error); }, Reports, "PoCL 3.1 creates the sampler"},
 {"clCreateSampler_BadFilterMode", CL_INVALID_VALUE,
  "OpenCL 3.0 API, clCreateSampler: CL_INVALID_VALUE if addressing_mode, filter_mode, normalized_coords or a combination of these arguments are not valid",
- [](World &w) { return created(clCreateSampler(w.context, CL_TRUE, CL_ADDRESS_CLAMP, 0x7777, &w.error), w.error); }, Reports},
+ [](World &w) { return created(clCreateSampler(w.context, CL_TRUE, CL_ADDRESS_CLAMP, 0x7777, &w.error), w.error); }, Reports, "PoCL 3.1 creates the sampler"},
 {"clCreateSamplerWithProperties_UnknownProperty", CL_INVALID_VALUE,
  "OpenCL 3.0 API, clCreateSamplerWithProperties: CL_INVALID_VALUE if the property name in sampler_properties is not a supported property name",
  [](World &w) { const cl_sampler_properties p[] = {0x7777, 1, 0}; return created(clCreateSamplerWithProperties(w.context, p, &w.error), w.error); }, Reports},
@@ -1316,7 +1322,7 @@ const Row rows[] = {
  [](World &w) { const cl_sampler_properties p[] = {CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, 0}; return created(clCreateSamplerWithProperties(w.context, p, &w.error), w.error); }, Reports},
 {"clCreateSamplerWithProperties_BadValue", CL_INVALID_VALUE,
  "OpenCL 3.0 API, clCreateSamplerWithProperties: CL_INVALID_VALUE if the value specified for a supported property name is not valid",
- [](World &w) { const cl_sampler_properties p[] = {CL_SAMPLER_ADDRESSING_MODE, 0x7777, 0}; return created(clCreateSamplerWithProperties(w.context, p, &w.error), w.error); }, Reports},
+ [](World &w) { const cl_sampler_properties p[] = {CL_SAMPLER_ADDRESSING_MODE, 0x7777, 0}; return created(clCreateSamplerWithProperties(w.context, p, &w.error), w.error); }, Reports, "PoCL 3.1 creates the sampler"},
 {"clRetainSampler_Null", CL_INVALID_SAMPLER,
  "OpenCL 3.0 API, clRetainSampler: CL_INVALID_SAMPLER if sampler is not a valid sampler object",
  [](World &) { return clRetainSampler(nullptr); }},

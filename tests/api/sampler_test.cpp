@@ -54,13 +54,17 @@ protected:
 // OpenCL 3.0, clCreateSamplerWithProperties: the defaults are normalized
 // coordinates, CL_ADDRESS_CLAMP and CL_FILTER_NEAREST.
 TEST_F(Samplers, DefaultsWithoutProperties) {
+  if (!testingLanewise())
+    GTEST_SKIP() << "PoCL 3.1 answers CL_INVALID_VALUE for NULL properties";
   cl_int err = CL_SUCCESS;
   cl_sampler sampler = clCreateSamplerWithProperties(context, nullptr, &err);
   ASSERT_EQ(err, CL_SUCCESS);
   expectModes(sampler, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST);
   EXPECT_EQ(info<cl_context>(sampler, CL_SAMPLER_CONTEXT), context);
   EXPECT_EQ(info<cl_uint>(sampler, CL_SAMPLER_REFERENCE_COUNT), 1u);
-  EXPECT_TRUE(properties(sampler).empty()) << "created with NULL properties";
+  if (testingLanewise()) { // PoCL 3.1 reports a property list
+    EXPECT_TRUE(properties(sampler).empty()) << "created with NULL properties";
+  }
   EXPECT_EQ(clReleaseSampler(sampler), CL_SUCCESS);
 }
 
@@ -103,6 +107,8 @@ TEST_F(Samplers, EveryModeThroughPropertiesAndTheDeprecatedForm) {
 }
 
 TEST_F(Samplers, BadPropertiesAreInvalidValue) {
+  if (!testingLanewise())
+    GTEST_SKIP() << "PoCL 3.1 creates samplers with unknown properties and values";
   const cl_sampler_properties unknown[] = {0x7777, 1, 0};
   EXPECT_EQ(createError(unknown), CL_INVALID_VALUE);
   const cl_sampler_properties twice[] = {CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR,
@@ -145,7 +151,7 @@ TEST_F(Samplers, RetainAndReleaseCount) {
 
 TEST_F(Samplers, QueriesCheckTheirArguments) {
   cl_int err = CL_SUCCESS;
-  cl_sampler sampler = clCreateSamplerWithProperties(context, nullptr, &err);
+  cl_sampler sampler = clCreateSampler(context, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err);
   ASSERT_EQ(err, CL_SUCCESS);
   cl_uint tooSmall = 0;
   EXPECT_EQ(clGetSamplerInfo(sampler, CL_SAMPLER_CONTEXT, sizeof tooSmall, &tooSmall, nullptr),
