@@ -835,3 +835,39 @@ TEST_F(Images, QueriesAnswerAsCreated) {
 
 } // namespace
 } // namespace lanewise::test
+
+namespace lanewise::test {
+namespace {
+
+// read_imageh converts the float a read returns to half, rounding to
+// nearest even; write_imageh converts half to the format as a float would
+// be (OpenCL C 3.0, 6.15.15.4).
+TEST_F(Images, HalfTexels) {
+  if (deviceString(device, CL_DEVICE_EXTENSIONS).find("cl_khr_fp16") == std::string::npos)
+    GTEST_SKIP() << "no cl_khr_fp16";
+  constexpr size_t w = 9, h = 4;
+  std::vector<Float4> texels(w * h);
+  for (size_t i = 0; i < texels.size(); ++i)
+    texels[i] = {float(i) / 3, -float(i) * 1000.125f, 1.0f / float(i + 1), 70000.0f};
+  cl_mem in = image(CL_MEM_READ_ONLY, {CL_RGBA, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1,
+                    texels.data());
+  cl_mem out = image(CL_MEM_WRITE_ONLY, {CL_RGBA, CL_HALF_FLOAT}, CL_MEM_OBJECT_IMAGE2D, w, h);
+  cl_kernel k = kernel("image", "half_texels");
+  cl_mem values = buffer<std::array<std::uint16_t, 4>>(w * h);
+  setArgs(k, in, out, values);
+  run(k, {w, h});
+  const auto got = read<std::array<std::uint16_t, 4>>(values, w * h);
+  const auto written = readImage(out, w * h * 8, {w, h, 1});
+  for (size_t i = 0; i < texels.size(); ++i)
+    for (int c = 0; c < 4; ++c) {
+      const _Float16 expected = _Float16(texels[i][c]);
+      ASSERT_EQ(got[i][c], std::bit_cast<std::uint16_t>(expected)) << i << " " << c;
+      std::uint16_t stored;
+      std::memcpy(&stored, written.data() + 8 * i + 2 * c, 2);
+      ASSERT_EQ(stored, std::bit_cast<std::uint16_t>(_Float16(expected * _Float16(2))))
+          << i << " " << c;
+    }
+}
+
+} // namespace
+} // namespace lanewise::test

@@ -130,3 +130,12 @@ kernel void queries(read_only image2d_t a, read_only image3d_t b, read_only imag
   out[11] = get_image_channel_order(b);
   out[12] = get_image_channel_data_type(b);
 }
+
+// Half texels (cl_khr_fp16): read_imageh and write_imageh.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void half_texels(read_only image2d_t in, write_only image2d_t out, global half4 *values) {
+  const int2 at = (int2)(get_global_id(0), get_global_id(1));
+  const half4 v = read_imageh(in, at);
+  values[at.y * get_image_width(in) + at.x] = v;
+  write_imageh(out, at, v * (half)2.0f);
+}
