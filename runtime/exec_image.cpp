@@ -4,12 +4,14 @@
 // handler chooses the data type once per warp when the image is uniform,
 // and runs the lanes in one loop of that format's conversion; a varying
 // image (chosen per work-item) is looked up lane by lane.
+#include "runtime/check.h"
 #include "runtime/handlers.h"
 #include "runtime/image_format.h"
 #include "runtime/shapes.h"
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace lanewise::runtime {
 namespace {
@@ -67,6 +69,26 @@ void border(const ImageDescriptor &d, std::uint32_t rgba[4]) {
   rgba[0] = rgba[1] = rgba[2] = rgba[3] = 0;
   if (borderAlphaIsOne(d.channelOrder))
     rgba[3] = kindOf(d.channelType) == Kind::Float ? std::bit_cast<std::uint32_t>(1.0f) : 1u;
+}
+
+// Under the checked mode (the instruction's immediate is its site plus
+// one), an access of the lane outside the image is a finding.
+void reportOutside(const Instruction &in, const ExecutionState &s, std::uint32_t lane,
+                   const ImageDescriptor &d, const Texel &t, const char *access) {
+  if (!in.immediate || !s.check)
+    return;
+  std::string detail = std::string(access) + " of texel (" + std::to_string(t.x);
+  if (d.dimensions >= 2)
+    detail += ", " + std::to_string(t.y);
+  if (d.dimensions == 3 || d.array)
+    detail += ", " + std::to_string(t.z);
+  detail += ") outside the " + std::to_string(d.width);
+  if (d.dimensions >= 2)
+    detail += "x" + std::to_string(d.height);
+  if (d.dimensions == 3)
+    detail += "x" + std::to_string(d.depth);
+  detail += d.array ? " image array of " + std::to_string(d.arraySize) + " layers" : " image";
+  s.check->report(s, lane, std::uint32_t(in.immediate - 1), FindingKind::OutOfBounds, detail);
 }
 
 template <std::uint32_t T>
@@ -135,8 +157,11 @@ void imageRead(const Instruction &in, ExecutionState &s) {
                                             std::uint32_t lane) {
     std::int32_t c[4];
     integerCoordinate(in, s, lane, c);
+    const Texel t = integerTexel(d, c);
+    if (!texelAddress(d, t))
+      reportOutside(in, s, lane, d, t, "read_image");
     std::uint32_t rgba[4];
-    fetch<T>(d, view, integerTexel(d, c), rgba);
+    fetch<T>(d, view, t, rgba);
     putResult(in, s, lane, rgba);
   });
 }
@@ -150,9 +175,12 @@ void imageWrite(const Instruction &in, ExecutionState &s) {
                                             std::uint32_t lane) {
     std::int32_t c[4];
     integerCoordinate(in, s, lane, c);
-    char *texel = const_cast<char *>(texelAddress(d, integerTexel(d, c)));
-    if (!texel)
+    const Texel t = integerTexel(d, c);
+    char *texel = const_cast<char *>(texelAddress(d, t));
+    if (!texel) {
+      reportOutside(in, s, lane, d, t, "write_image");
       return;
+    }
     const std::uint32_t stride = varying ? s.width : 1, l = varying ? lane : 0;
     std::uint32_t rgba[4];
     for (int k = 0; k < 4; ++k)
@@ -272,8 +300,12 @@ void imageSample(const Instruction &in, ExecutionState &s) {
       axes[k] = sampleAxis(c[k], sizes[k], bitsForAxes, linear);
     const std::int64_t layer = d.array ? layerIndex(c[d.dimensions], d) : 0;
     std::uint32_t rgba[4];
+    // CLK_ADDRESS_NONE leaves reads outside the image undefined.
+    bool unchecked = sampler::addressingMode(bitsForAxes) == 0;
     if (!linear) {
       Texel t{axes[0].i0, axes[1].i0, d.dimensions == 3 ? axes[2].i0 : layer};
+      if (unchecked && !texelAddress(d, t))
+        reportOutside(in, s, lane, d, t, "read_image with CLK_ADDRESS_NONE");
       fetch<T>(d, view, t, rgba);
       putResult(in, s, lane, rgba);
       return;
@@ -291,7 +323,12 @@ void imageSample(const Instruction &in, ExecutionState &s) {
         weight *= second ? axes[k].a : 1.0f - axes[k].a;
       }
       std::uint32_t texel[4];
-      fetch<T>(d, view, Texel{index[0], index[1], index[2]}, texel);
+      const Texel t{index[0], index[1], index[2]};
+      if (unchecked && !texelAddress(d, t)) {
+        reportOutside(in, s, lane, d, t, "read_image with CLK_ADDRESS_NONE");
+        unchecked = false; // one finding per lane
+      }
+      fetch<T>(d, view, t, texel);
       for (int k = 0; k < 4; ++k)
         sum[k] += weight * std::bit_cast<float>(texel[k]);
     }

@@ -129,7 +129,9 @@ Handler asyncCopyHandler(std::uint32_t elementBytes);
 // aux bits: 1 image varying, 2 coordinate varying, 4 value (write) or
 // sampler (sample) varying, 8 result varying; bits 8-11 the coordinate's
 // components; 0x10000 the value or result is four halves instead of four
-// 32-bit components.
+// 32-bit components. `immediate`, when not 0, is the checked mode's site
+// plus one: an access outside the image is a finding (reads and writes
+// without a sampler, reads with CLK_ADDRESS_NONE).
 // OpImageRead: operand 1 the integer coordinate.
 Handler imageReadHandler();
 // OpImageWrite: operand 1 the integer coordinate, operand 2 the value.

@@ -25,6 +25,13 @@ bool KernelLowering::lowerImage(const Instruction &instruction) {
       fail(instruction, "an image texel must be a vector of four 32-bit or half components");
     return texel.scalar == Scalar::F16 ? 0x10000u : 0u;
   };
+  // The checked mode's site of an access, plus one (0: unchecked): accesses
+  // outside the image, which OpenCL leaves undefined, are findings.
+  auto site = [&](bool write) -> uint64_t {
+    if (!checking(runtime::Check::Bounds))
+      return 0;
+    return uint64_t(addSite(instruction, 0, runtime::CheckSite::Space::Global, write)) + 1;
+  };
   auto integerCoordinate = [&](const Value &coordinate) {
     if (coordinate.scalar != Scalar::I32 || coordinate.components > 4)
       fail(instruction, "an image coordinate must be a 32-bit integer or a vector of them");
@@ -39,14 +46,14 @@ bool KernelLowering::lowerImage(const Instruction &instruction) {
     const Value &r = values_.at(instruction.result);
     integerCoordinate(coordinate);
     emit(runtime::imageReadHandler(), r.offset, {image.offset, coordinate.offset}, 4,
-         flags(image, &coordinate, nullptr, &r) | texelFlags(r));
+         flags(image, &coordinate, nullptr, &r) | texelFlags(r), site(false));
     return true;
   }
   case spv::OpImageWrite: {
     const Value &image = operand(0), &coordinate = operand(1), &texel = operand(2);
     integerCoordinate(coordinate);
     emit(runtime::imageWriteHandler(), 0, {image.offset, coordinate.offset, texel.offset}, 4,
-         flags(image, &coordinate, &texel, nullptr) | texelFlags(texel));
+         flags(image, &coordinate, &texel, nullptr) | texelFlags(texel), site(true));
     return true;
   }
   case spv::OpImageSampleExplicitLod: {
@@ -67,7 +74,8 @@ bool KernelLowering::lowerImage(const Instruction &instruction) {
       integerCoordinate(coordinate);
     emit(runtime::imageSampleHandler(), r.offset,
          {image.offset, coordinate.offset, sampler.offset}, 4,
-         flags(image, &coordinate, &sampler, &r) | texelFlags(r) | (floating ? 0x20u : 0u));
+         flags(image, &coordinate, &sampler, &r) | texelFlags(r) | (floating ? 0x20u : 0u),
+         site(false));
     return true;
   }
   case spv::OpImageQuerySizeLod:

@@ -606,6 +606,51 @@ TEST_P(CheckedMode, RelativeShufflesWhoseUndefinedResultsAreDiscarded) {
   }
 }
 
+// Image accesses outside the image where OpenCL leaves them undefined:
+// without a sampler, and through a CLK_ADDRESS_NONE sampler; with
+// CLK_ADDRESS_CLAMP they read the border colour and are no finding. The
+// image is 15 texels wide, the range 16 work-items.
+class CheckedImages : public CheckedMode {
+protected:
+  cl_mem image() {
+    const cl_image_format format{CL_RGBA, CL_FLOAT};
+    cl_image_desc desc{};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = 15;
+    desc.image_height = 1;
+    cl_int err = CL_SUCCESS;
+    cl_mem mem = clCreateImage(context, CL_MEM_READ_WRITE, &format, &desc, nullptr, &err);
+    EXPECT_EQ(err, CL_SUCCESS);
+    buffers_.push_back(mem);
+    return mem;
+  }
+  std::vector<Finding> read(const char *name) {
+    cl_kernel k = kernel(name);
+    arg(k, 0, image());
+    arg(k, 1, buffer(std::vector<cl_float4>(16)));
+    return run(k, {16}, {16});
+  }
+};
+
+TEST_P(CheckedImages, ReadOutsideTheImage) {
+  expectFinding(read("image_read_outside"), "out-of-bounds", "image_read_outside", {15, 0, 0});
+}
+
+TEST_P(CheckedImages, SampleOutsideTheImageWithoutAddressing) {
+  expectFinding(read("image_sample_address_none"), "out-of-bounds", "image_sample_address_none",
+                {15, 0, 0});
+}
+
+TEST_P(CheckedImages, SampleOutsideTheImageWithClampIsDefined) {
+  EXPECT_TRUE(read("correct_image_sample_clamp").empty());
+}
+
+TEST_P(CheckedImages, WriteOutsideTheImage) {
+  cl_kernel k = kernel("image_write_outside");
+  arg(k, 0, image());
+  expectFinding(run(k, {16}, {16}), "out-of-bounds", "image_write_outside", {15, 0, 0});
+}
+
 TEST_P(CheckedMode, CorrectKernelsHaveNoFindings) {
   cl_kernel stencil = kernel("correct_stencil");
   arg(stencil, 0, buffer(std::vector<float>(64, 1.0f)));
@@ -698,12 +743,14 @@ TEST_P(CheckedMode, AbortOnTheFirstFinding) {
   EXPECT_EQ(clFinish(queue), CL_SUCCESS);
 }
 
+std::string buildName(const ::testing::TestParamInfo<const char *> &info) {
+  const std::string name = info.param;
+  return name == "bugs" ? std::string("O2") : name.substr(5);
+}
 INSTANTIATE_TEST_SUITE_P(Builds, CheckedMode,
-                         ::testing::Values("bugs", "bugs-O0", "bugs-nodebug"),
-                         [](const auto &info) {
-                           std::string name = info.param;
-                           return name == "bugs" ? std::string("O2") : name.substr(5);
-                         });
+                         ::testing::Values("bugs", "bugs-O0", "bugs-nodebug"), buildName);
+INSTANTIATE_TEST_SUITE_P(Builds, CheckedImages,
+                         ::testing::Values("bugs", "bugs-O0", "bugs-nodebug"), buildName);
 
 // An argument never set: CL_INVALID_KERNEL_ARGS, and the context's callback
 // hears which one.

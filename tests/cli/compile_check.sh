@@ -104,7 +104,7 @@ CL_DEVICE_ADDRESS_BITS=64
 CL_DEVICE_EXTENSIONS="cl_khr_fp64"
 CL_DEVICE_IL_VERSION="SPIR-V_1.0 SPIR-V_1.4"
 CL_DEVICE_VERSION="OpenCL 3.0 Lanewise"
-CL_DEVICE_IMAGE_SUPPORT=0
+CL_DEVICE_IMAGE_SUPPORT=1
 CL_DEVICE_NAME="$name"
 INFO
 sh -c "\"$lanewise\" compile --mode=spir-v --source=scale.cl --output=cts.spv64 \

@@ -321,3 +321,25 @@ kernel void correct_shuffle_scan(global const int *in, global int *scan, global 
   if (lane == 0)
     sum[get_global_id(0) / get_max_sub_group_size()] = total;
 }
+
+// Image accesses outside the image, which OpenCL leaves undefined: the last
+// work-item of each is one texel past the edge.
+kernel void image_read_outside(read_only image2d_t image, global float4 *out) {
+  const int x = get_global_id(0);
+  out[x] = read_imagef(image, (int2)(x, 0)); // BUG
+}
+kernel void image_write_outside(write_only image2d_t image) {
+  const int x = get_global_id(0);
+  write_imagef(image, (int2)(x, 0), (float4)(1.0f)); // BUG
+}
+kernel void image_sample_address_none(read_only image2d_t image, global float4 *out) {
+  const sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE | CLK_FILTER_NEAREST;
+  const int x = get_global_id(0);
+  out[x] = read_imagef(image, nearest, (float2)(x + 0.5f, 0.5f)); // BUG
+}
+// The same with CLK_ADDRESS_CLAMP: defined (the border colour), no finding.
+kernel void correct_image_sample_clamp(read_only image2d_t image, global float4 *out) {
+  const sampler_t nearest = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;
+  const int x = get_global_id(0);
+  out[x] = read_imagef(image, nearest, (float2)(x + 0.5f, 0.5f));
+}
