@@ -145,25 +145,25 @@ template <typename F> void forImageLanes(const Instruction &in, ExecutionState &
       return;
     const ImageDescriptor &d = descriptorAt(images[lane]);
     const FormatView view(d);
-    withType(d.channelType,
-             [&]<std::uint32_t T>() { f.template operator()<T>(d, view, lane); });
+    withType(d.channelType, [&]<std::uint32_t T>() { f.template operator()<T>(d, view, lane); });
   });
 }
 
 // OpImageRead: a texel without a sampler. Outside the image, whose result
 // OpenCL leaves undefined, the border colour.
 void imageRead(const Instruction &in, ExecutionState &s) {
-  forImageLanes(in, s, [&]<std::uint32_t T>(const ImageDescriptor &d, const FormatView &view,
-                                            std::uint32_t lane) {
-    std::int32_t c[4];
-    integerCoordinate(in, s, lane, c);
-    const Texel t = integerTexel(d, c);
-    if (!texelAddress(d, t))
-      reportOutside(in, s, lane, d, t, "read_image");
-    std::uint32_t rgba[4];
-    fetch<T>(d, view, t, rgba);
-    putResult(in, s, lane, rgba);
-  });
+  forImageLanes(
+      in, s,
+      [&]<std::uint32_t T>(const ImageDescriptor &d, const FormatView &view, std::uint32_t lane) {
+        std::int32_t c[4];
+        integerCoordinate(in, s, lane, c);
+        const Texel t = integerTexel(d, c);
+        if (!texelAddress(d, t))
+          reportOutside(in, s, lane, d, t, "read_image");
+        std::uint32_t rgba[4];
+        fetch<T>(d, view, t, rgba);
+        putResult(in, s, lane, rgba);
+      });
 }
 
 // OpImageWrite: operand 2 the value, four 32-bit components or four halves
@@ -171,23 +171,25 @@ void imageRead(const Instruction &in, ExecutionState &s) {
 // undefined in OpenCL, writes nothing.
 void imageWrite(const Instruction &in, ExecutionState &s) {
   const bool varying = in.aux & 4, halves = in.aux & 0x10000;
-  forImageLanes(in, s, [&]<std::uint32_t T>(const ImageDescriptor &d, const FormatView &view,
-                                            std::uint32_t lane) {
-    std::int32_t c[4];
-    integerCoordinate(in, s, lane, c);
-    const Texel t = integerTexel(d, c);
-    char *texel = const_cast<char *>(texelAddress(d, t));
-    if (!texel) {
-      reportOutside(in, s, lane, d, t, "write_image");
-      return;
-    }
-    const std::uint32_t stride = varying ? s.width : 1, l = varying ? lane : 0;
-    std::uint32_t rgba[4];
-    for (int k = 0; k < 4; ++k)
-      rgba[k] = halves ? std::bit_cast<std::uint32_t>(widen(s.reg<const half>(in.operand[2])[k * stride + l]))
-                       : s.reg<const std::uint32_t>(in.operand[2])[k * stride + l];
-    writeTexel<T>(texel, view.channels, view.write, view.srgb, rgba);
-  });
+  forImageLanes(
+      in, s,
+      [&]<std::uint32_t T>(const ImageDescriptor &d, const FormatView &view, std::uint32_t lane) {
+        std::int32_t c[4];
+        integerCoordinate(in, s, lane, c);
+        const Texel t = integerTexel(d, c);
+        char *texel = const_cast<char *>(texelAddress(d, t));
+        if (!texel) {
+          reportOutside(in, s, lane, d, t, "write_image");
+          return;
+        }
+        const std::uint32_t stride = varying ? s.width : 1, l = varying ? lane : 0;
+        std::uint32_t rgba[4];
+        for (int k = 0; k < 4; ++k)
+          rgba[k] = halves ? std::bit_cast<std::uint32_t>(
+                                 widen(s.reg<const half>(in.operand[2])[k * stride + l]))
+                           : s.reg<const std::uint32_t>(in.operand[2])[k * stride + l];
+        writeTexel<T>(texel, view.channels, view.write, view.srgb, rgba);
+      });
 }
 
 // ---- sampling (OpenCL C 3.0, 8.2) ----
@@ -281,61 +283,63 @@ void imageSample(const Instruction &in, ExecutionState &s) {
              coordinateVarying = in.aux & 2;
   const std::uint32_t n = in.aux >> 8 & 15;
   const auto *samplers = s.reg<const std::uint64_t>(in.operand[2]);
-  forImageLanes(in, s, [&]<std::uint32_t T>(const ImageDescriptor &d, const FormatView &view,
-                                            std::uint32_t lane) {
-    const std::uint32_t bits = std::uint32_t(samplers[samplerVarying ? lane : 0]);
-    float c[4] = {};
-    for (std::uint32_t i = 0; i < n && i < 4; ++i) {
-      const std::uint32_t at = i * (coordinateVarying ? s.width : 1) + (coordinateVarying ? lane : 0);
-      c[i] = floatCoordinates ? s.reg<const float>(in.operand[1])[at]
-                              : float(s.reg<const std::int32_t>(in.operand[1])[at]);
-    }
-    std::uint32_t bitsForAxes = bits;
-    if (!floatCoordinates) // integer coordinates: unnormalized, nearest
-      bitsForAxes &= ~(sampler::normalizedCoords | sampler::filterLinear);
-    const bool linear = sampler::linear(bitsForAxes) && kindOf(T) == Kind::Float;
-    const std::int64_t sizes[3] = {d.width, d.height, d.depth};
-    Axis axes[3];
-    for (std::uint32_t k = 0; k < d.dimensions; ++k)
-      axes[k] = sampleAxis(c[k], sizes[k], bitsForAxes, linear);
-    const std::int64_t layer = d.array ? layerIndex(c[d.dimensions], d) : 0;
-    std::uint32_t rgba[4];
-    // CLK_ADDRESS_NONE leaves reads outside the image undefined.
-    bool unchecked = sampler::addressingMode(bitsForAxes) == 0;
-    if (!linear) {
-      Texel t{axes[0].i0, axes[1].i0, d.dimensions == 3 ? axes[2].i0 : layer};
-      if (unchecked && !texelAddress(d, t))
-        reportOutside(in, s, lane, d, t, "read_image with CLK_ADDRESS_NONE");
-      fetch<T>(d, view, t, rgba);
-      putResult(in, s, lane, rgba);
-      return;
-    }
-    // T = sum of the 2, 4 or 8 neighbours, each weighted by the product of
-    // (1 - a) or a along each axis.
-    float sum[4] = {};
-    const std::uint32_t corners = 1u << d.dimensions;
-    for (std::uint32_t corner = 0; corner < corners; ++corner) {
-      float weight = 1.0f;
-      std::int64_t index[3] = {0, 0, layer};
-      for (std::uint32_t k = 0; k < d.dimensions; ++k) {
-        const bool second = corner >> k & 1;
-        index[k] = second ? axes[k].i1 : axes[k].i0;
-        weight *= second ? axes[k].a : 1.0f - axes[k].a;
-      }
-      std::uint32_t texel[4];
-      const Texel t{index[0], index[1], index[2]};
-      if (unchecked && !texelAddress(d, t)) {
-        reportOutside(in, s, lane, d, t, "read_image with CLK_ADDRESS_NONE");
-        unchecked = false; // one finding per lane
-      }
-      fetch<T>(d, view, t, texel);
-      for (int k = 0; k < 4; ++k)
-        sum[k] += weight * std::bit_cast<float>(texel[k]);
-    }
-    for (int k = 0; k < 4; ++k)
-      rgba[k] = std::bit_cast<std::uint32_t>(sum[k]);
-    putResult(in, s, lane, rgba);
-  });
+  forImageLanes(
+      in, s,
+      [&]<std::uint32_t T>(const ImageDescriptor &d, const FormatView &view, std::uint32_t lane) {
+        const std::uint32_t bits = std::uint32_t(samplers[samplerVarying ? lane : 0]);
+        float c[4] = {};
+        for (std::uint32_t i = 0; i < n && i < 4; ++i) {
+          const std::uint32_t at =
+              i * (coordinateVarying ? s.width : 1) + (coordinateVarying ? lane : 0);
+          c[i] = floatCoordinates ? s.reg<const float>(in.operand[1])[at]
+                                  : float(s.reg<const std::int32_t>(in.operand[1])[at]);
+        }
+        std::uint32_t bitsForAxes = bits;
+        if (!floatCoordinates) // integer coordinates: unnormalized, nearest
+          bitsForAxes &= ~(sampler::normalizedCoords | sampler::filterLinear);
+        const bool linear = sampler::linear(bitsForAxes) && kindOf(T) == Kind::Float;
+        const std::int64_t sizes[3] = {d.width, d.height, d.depth};
+        Axis axes[3];
+        for (std::uint32_t k = 0; k < d.dimensions; ++k)
+          axes[k] = sampleAxis(c[k], sizes[k], bitsForAxes, linear);
+        const std::int64_t layer = d.array ? layerIndex(c[d.dimensions], d) : 0;
+        std::uint32_t rgba[4];
+        // CLK_ADDRESS_NONE leaves reads outside the image undefined.
+        bool unchecked = sampler::addressingMode(bitsForAxes) == 0;
+        if (!linear) {
+          Texel t{axes[0].i0, axes[1].i0, d.dimensions == 3 ? axes[2].i0 : layer};
+          if (unchecked && !texelAddress(d, t))
+            reportOutside(in, s, lane, d, t, "read_image with CLK_ADDRESS_NONE");
+          fetch<T>(d, view, t, rgba);
+          putResult(in, s, lane, rgba);
+          return;
+        }
+        // T = sum of the 2, 4 or 8 neighbours, each weighted by the product of
+        // (1 - a) or a along each axis.
+        float sum[4] = {};
+        const std::uint32_t corners = 1u << d.dimensions;
+        for (std::uint32_t corner = 0; corner < corners; ++corner) {
+          float weight = 1.0f;
+          std::int64_t index[3] = {0, 0, layer};
+          for (std::uint32_t k = 0; k < d.dimensions; ++k) {
+            const bool second = corner >> k & 1;
+            index[k] = second ? axes[k].i1 : axes[k].i0;
+            weight *= second ? axes[k].a : 1.0f - axes[k].a;
+          }
+          std::uint32_t texel[4];
+          const Texel t{index[0], index[1], index[2]};
+          if (unchecked && !texelAddress(d, t)) {
+            reportOutside(in, s, lane, d, t, "read_image with CLK_ADDRESS_NONE");
+            unchecked = false; // one finding per lane
+          }
+          fetch<T>(d, view, t, texel);
+          for (int k = 0; k < 4; ++k)
+            sum[k] += weight * std::bit_cast<float>(texel[k]);
+        }
+        for (int k = 0; k < 4; ++k)
+          rgba[k] = std::bit_cast<std::uint32_t>(sum[k]);
+        putResult(in, s, lane, rgba);
+      });
 }
 
 // OpImageQuerySize[Lod], OpImageQueryOrder, OpImageQueryFormat: aux bits

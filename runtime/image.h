@@ -14,19 +14,26 @@ namespace lanewise::runtime {
 
 // The image types of OpenCL C (image1d_t ... image3d_t), as a kernel
 // argument declares them and an image object is created.
-enum class ImageType : std::uint8_t { Image1D, Image1DBuffer, Image1DArray, Image2D, Image2DArray, Image3D };
+enum class ImageType : std::uint8_t {
+  Image1D,
+  Image1DBuffer,
+  Image1DArray,
+  Image2D,
+  Image2DArray,
+  Image3D
+};
 
 // A kernel image argument's access qualifier.
 enum class ImageAccess : std::uint8_t { ReadOnly, WriteOnly, ReadWrite };
 
 struct ImageDescriptor {
-  char *data = nullptr;          // texel (0, 0, 0) of layer 0
-  std::uint64_t rowPitch = 0;    // bytes from one row to the next
-  std::uint64_t slicePitch = 0;  // bytes from one slice (3D) or layer (arrays) to the next
-  std::uint32_t width = 1;       // in texels
-  std::uint32_t height = 1;      // 1 for 1D images and 1D arrays
-  std::uint32_t depth = 1;       // 1 but for 3D images
-  std::uint32_t arraySize = 1;   // layers of an array image, 1 for others
+  char *data = nullptr;           // texel (0, 0, 0) of layer 0
+  std::uint64_t rowPitch = 0;     // bytes from one row to the next
+  std::uint64_t slicePitch = 0;   // bytes from one slice (3D) or layer (arrays) to the next
+  std::uint32_t width = 1;        // in texels
+  std::uint32_t height = 1;       // 1 for 1D images and 1D arrays
+  std::uint32_t depth = 1;        // 1 but for 3D images
+  std::uint32_t arraySize = 1;    // layers of an array image, 1 for others
   std::uint32_t channelOrder = 0; // spv::ImageChannelOrder
   std::uint32_t channelType = 0;  // spv::ImageChannelDataType
   std::uint32_t elementBytes = 0; // bytes per texel
@@ -39,11 +46,11 @@ struct ImageDescriptor {
 // The OpenCL C sampler bit field (clang's opencl-c-base.h and the values
 // every OpenCL C compiler shares).
 namespace sampler {
-inline constexpr std::uint32_t normalizedCoords = 0x1;  // CLK_NORMALIZED_COORDS_TRUE
-inline constexpr std::uint32_t addressMask = 0xE;        // CLK_ADDRESS_*: mode << 1
-inline constexpr std::uint32_t addressShift = 1;         // modes as spv::SamplerAddressingMode
-inline constexpr std::uint32_t filterNearest = 0x10;     // CLK_FILTER_NEAREST
-inline constexpr std::uint32_t filterLinear = 0x20;      // CLK_FILTER_LINEAR
+inline constexpr std::uint32_t normalizedCoords = 0x1; // CLK_NORMALIZED_COORDS_TRUE
+inline constexpr std::uint32_t addressMask = 0xE;      // CLK_ADDRESS_*: mode << 1
+inline constexpr std::uint32_t addressShift = 1;       // modes as spv::SamplerAddressingMode
+inline constexpr std::uint32_t filterNearest = 0x10;   // CLK_FILTER_NEAREST
+inline constexpr std::uint32_t filterLinear = 0x20;    // CLK_FILTER_LINEAR
 
 // spv::SamplerAddressingMode: None 0, ClampToEdge 1, Clamp 2, Repeat 3,
 // RepeatMirrored 4.

@@ -8,11 +8,20 @@ std::uint32_t channelCount(std::uint32_t order) {
   // Rx, RGx and RGBx are R, RG and RGB but for their border colour (OpenCL
   // 3.0 API, 5.3.1.1); sRGBx has a padding byte.
   switch (order) {
-  case R: case A: case Intensity: case Luminance: case Depth: case Rx:
+  case R:
+  case A:
+  case Intensity:
+  case Luminance:
+  case Depth:
+  case Rx:
     return 1;
-  case RG: case RA: case RGx:
+  case RG:
+  case RA:
+  case RGx:
     return 2;
-  case RGB: case RGBx: case sRGB:
+  case RGB:
+  case RGBx:
+  case sRGB:
     return 3;
   default:
     return 4;
@@ -21,11 +30,20 @@ std::uint32_t channelCount(std::uint32_t order) {
 
 std::uint32_t channelBytes(std::uint32_t type) {
   switch (type) {
-  case SnormInt8: case UnormInt8: case SignedInt8: case UnsignedInt8:
+  case SnormInt8:
+  case UnormInt8:
+  case SignedInt8:
+  case UnsignedInt8:
     return 1;
-  case SnormInt16: case UnormInt16: case SignedInt16: case UnsignedInt16: case HalfFloat:
+  case SnormInt16:
+  case UnormInt16:
+  case SignedInt16:
+  case UnsignedInt16:
+  case HalfFloat:
     return 2;
-  case SignedInt32: case UnsignedInt32: case Float:
+  case SignedInt32:
+  case UnsignedInt32:
+  case Float:
     return 4;
   default:
     return 0;
@@ -33,22 +51,35 @@ std::uint32_t channelBytes(std::uint32_t type) {
 }
 
 std::uint32_t texelBytes(std::uint32_t order, std::uint32_t type) {
-  const bool eightBit = type == SnormInt8 || type == UnormInt8 || type == SignedInt8 ||
-                        type == UnsignedInt8;
+  const bool eightBit =
+      type == SnormInt8 || type == UnormInt8 || type == SignedInt8 || type == UnsignedInt8;
   switch (order) {
-  case RGB: case RGBx:
+  case RGB:
+  case RGBx:
     // The packed types only, in one 16- or 32-bit word.
     return type == UnormShort565 || type == UnormShort555 ? 2 : type == UnormInt101010 ? 4 : 0;
-  case sRGB: case sRGBx: case sRGBA: case sBGRA:
+  case sRGB:
+  case sRGBx:
+  case sRGBA:
+  case sBGRA:
     return type == UnormInt8 ? channelCount(order) : 0;
-  case BGRA: case ARGB: case ABGR:
+  case BGRA:
+  case ARGB:
+  case ABGR:
     return eightBit ? 4 : 0;
-  case Intensity: case Luminance:
+  case Intensity:
+  case Luminance:
     if (type != UnormInt8 && type != UnormInt16 && type != SnormInt8 && type != SnormInt16 &&
         type != HalfFloat && type != Float)
       return 0;
     return channelBytes(type);
-  case R: case A: case RG: case RA: case RGBA: case Rx: case RGx:
+  case R:
+  case A:
+  case RG:
+  case RA:
+  case RGBA:
+  case Rx:
+  case RGx:
     return channelCount(order) * channelBytes(type);
   default: // depth and depth-stencil images are not supported
     return 0;
@@ -57,17 +88,23 @@ std::uint32_t texelBytes(std::uint32_t order, std::uint32_t type) {
 
 Swizzle readSwizzle(std::uint32_t order) {
   switch (order) {
-  case R: case Rx:
+  case R:
+  case Rx:
     return {{0, zero, zero, one}};
   case A:
     return {{zero, zero, zero, 0}};
-  case RG: case RGx:
+  case RG:
+  case RGx:
     return {{0, 1, zero, one}};
   case RA:
     return {{0, zero, zero, 1}};
-  case RGB: case RGBx: case sRGB: case sRGBx:
+  case RGB:
+  case RGBx:
+  case sRGB:
+  case sRGBx:
     return {{0, 1, 2, one}};
-  case BGRA: case sBGRA:
+  case BGRA:
+  case sBGRA:
     return {{2, 1, 0, 3}};
   case ARGB:
     return {{1, 2, 3, 0}};
@@ -89,7 +126,8 @@ Swizzle writeSwizzle(std::uint32_t order) {
     return {{3, 3, 3, 3}};
   case RA:
     return {{0, 3, 3, 3}};
-  case BGRA: case sBGRA:
+  case BGRA:
+  case sBGRA:
     return {{2, 1, 0, 3}};
   case ARGB:
     return {{3, 0, 1, 2}};

@@ -18,16 +18,46 @@ namespace lanewise::runtime::image {
 
 // spv::ImageChannelOrder.
 enum Order : std::uint32_t {
-  R = 0, A = 1, RG = 2, RA = 3, RGB = 4, RGBA = 5, BGRA = 6, ARGB = 7, Intensity = 8,
-  Luminance = 9, Rx = 10, RGx = 11, RGBx = 12, Depth = 13, DepthStencil = 14, sRGB = 15,
-  sRGBx = 16, sRGBA = 17, sBGRA = 18, ABGR = 19,
+  R = 0,
+  A = 1,
+  RG = 2,
+  RA = 3,
+  RGB = 4,
+  RGBA = 5,
+  BGRA = 6,
+  ARGB = 7,
+  Intensity = 8,
+  Luminance = 9,
+  Rx = 10,
+  RGx = 11,
+  RGBx = 12,
+  Depth = 13,
+  DepthStencil = 14,
+  sRGB = 15,
+  sRGBx = 16,
+  sRGBA = 17,
+  sBGRA = 18,
+  ABGR = 19,
 };
 // spv::ImageChannelDataType.
 enum Type : std::uint32_t {
-  SnormInt8 = 0, SnormInt16 = 1, UnormInt8 = 2, UnormInt16 = 3, UnormShort565 = 4,
-  UnormShort555 = 5, UnormInt101010 = 6, SignedInt8 = 7, SignedInt16 = 8, SignedInt32 = 9,
-  UnsignedInt8 = 10, UnsignedInt16 = 11, UnsignedInt32 = 12, HalfFloat = 13, Float = 14,
-  UnormInt24 = 15, UnormInt101010_2 = 16,
+  SnormInt8 = 0,
+  SnormInt16 = 1,
+  UnormInt8 = 2,
+  UnormInt16 = 3,
+  UnormShort565 = 4,
+  UnormShort555 = 5,
+  UnormInt101010 = 6,
+  SignedInt8 = 7,
+  SignedInt16 = 8,
+  SignedInt32 = 9,
+  UnsignedInt8 = 10,
+  UnsignedInt16 = 11,
+  UnsignedInt32 = 12,
+  HalfFloat = 13,
+  Float = 14,
+  UnormInt24 = 15,
+  UnormInt101010_2 = 16,
 };
 
 // What read_image and write_image exchange for a data type: floats for the
@@ -101,8 +131,8 @@ inline float linearToSrgb(float c) {
 
 // The channels of one texel in memory order, as 32-bit values of the
 // data type's kind.
-template <std::uint32_t T> inline void decodeChannels(const char *texel, std::uint32_t n,
-                                                      std::uint32_t out[4]) {
+template <std::uint32_t T>
+inline void decodeChannels(const char *texel, std::uint32_t n, std::uint32_t out[4]) {
   auto put = [&](std::uint32_t i, auto value) { std::memcpy(&out[i], &value, 4); };
   if constexpr (T == UnormShort565 || T == UnormShort555) {
     std::uint16_t w;
@@ -151,15 +181,15 @@ template <std::uint32_t T> inline void decodeChannels(const char *texel, std::ui
 }
 
 // One channel value of the data type's kind, converted for a write.
-template <std::uint32_t T> inline void encodeChannels(const std::uint32_t in[4], std::uint32_t n,
-                                                      char *texel) {
+template <std::uint32_t T>
+inline void encodeChannels(const std::uint32_t in[4], std::uint32_t n, char *texel) {
   auto f = [&](std::uint32_t i) { return std::bit_cast<float>(in[i]); };
   auto s = [&](std::uint32_t i) { return std::int32_t(in[i]); };
   if constexpr (T == UnormShort565 || T == UnormShort555) {
     const bool six = T == UnormShort565;
-    const std::uint16_t w = std::uint16_t(
-        floatToNorm(f(0), 31.0f, 0.0f) << (six ? 11 : 10) |
-        floatToNorm(f(1), six ? 63.0f : 31.0f, 0.0f) << 5 | floatToNorm(f(2), 31.0f, 0.0f));
+    const std::uint16_t w = std::uint16_t(floatToNorm(f(0), 31.0f, 0.0f) << (six ? 11 : 10) |
+                                          floatToNorm(f(1), six ? 63.0f : 31.0f, 0.0f) << 5 |
+                                          floatToNorm(f(2), 31.0f, 0.0f));
     std::memcpy(texel, &w, 2);
   } else if constexpr (T == UnormInt101010) {
     const std::uint32_t w = std::uint32_t(floatToNorm(f(0), 1023.0f, 0.0f)) << 20 |

@@ -61,8 +61,7 @@ bool KernelLowering::lowerImage(const Instruction &instruction) {
     if (pair == sampledImages_.end())
       fail(instruction, "the sampled image is not an OpSampledImage of this function");
     // Image operands: Lod, which must be 0 (no mipmapped images).
-    if (instruction.operands.size() < 4 ||
-        !(instruction.operands[2] & spv::ImageOperandsLodMask) ||
+    if (instruction.operands.size() < 4 || !(instruction.operands[2] & spv::ImageOperandsLodMask) ||
         module_.constantValue(instruction.idOperand(3)).value_or(1) != 0)
       fail(instruction, "only an explicit Lod of 0 is supported: mipmapped images are not");
     const Value &image = use(pair->second.first, instruction);
@@ -72,9 +71,8 @@ bool KernelLowering::lowerImage(const Instruction &instruction) {
     const bool floating = coordinate.scalar == Scalar::F32;
     if (!floating)
       integerCoordinate(coordinate);
-    emit(runtime::imageSampleHandler(), r.offset,
-         {image.offset, coordinate.offset, sampler.offset}, 4,
-         flags(image, &coordinate, &sampler, &r) | texelFlags(r) | (floating ? 0x20u : 0u),
+    emit(runtime::imageSampleHandler(), r.offset, {image.offset, coordinate.offset, sampler.offset},
+         4, flags(image, &coordinate, &sampler, &r) | texelFlags(r) | (floating ? 0x20u : 0u),
          site(false));
     return true;
   }
@@ -82,7 +80,8 @@ bool KernelLowering::lowerImage(const Instruction &instruction) {
   case spv::OpImageQuerySize:
   case spv::OpImageQueryOrder:
   case spv::OpImageQueryFormat: {
-    if (op == spv::OpImageQuerySizeLod && module_.constantValue(instruction.idOperand(1)).value_or(1) != 0)
+    if (op == spv::OpImageQuerySizeLod &&
+        module_.constantValue(instruction.idOperand(1)).value_or(1) != 0)
       fail(instruction, "only the size of level 0 is known: mipmapped images are not supported");
     const Value &image = operand(0);
     const Value &r = values_.at(instruction.result);
@@ -90,7 +89,8 @@ bool KernelLowering::lowerImage(const Instruction &instruction) {
       fail(instruction, "an image query's result must be 32- or 64-bit integers");
     const uint32_t query = op == spv::OpImageQueryOrder ? 1 : op == spv::OpImageQueryFormat ? 2 : 0;
     emit(runtime::imageQueryHandler(), r.offset, {image.offset}, r.components,
-         flags(image, nullptr, nullptr, &r) | query << 12 | (r.scalar == Scalar::I64 ? 0x4000u : 0u));
+         flags(image, nullptr, nullptr, &r) | query << 12 |
+             (r.scalar == Scalar::I64 ? 0x4000u : 0u));
     return true;
   }
   default:

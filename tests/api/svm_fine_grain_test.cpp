@@ -105,9 +105,9 @@ protected:
     ContextTest::TearDown();
   }
   template <typename T> T *alloc(size_t count) {
-    void *ptr = clSVMAlloc(context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER |
-                                        CL_MEM_SVM_ATOMICS,
-                           count * sizeof(T), 0);
+    void *ptr =
+        clSVMAlloc(context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
+                   count * sizeof(T), 0);
     EXPECT_NE(ptr, nullptr);
     if (ptr)
       allocations.push_back(ptr);
@@ -136,17 +136,17 @@ protected:
   }
   cl_event launch(cl_kernel k, size_t globalSize) {
     cl_event event = nullptr;
-    EXPECT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &globalSize, nullptr, 0, nullptr,
-                                     &event),
-              CL_SUCCESS);
+    EXPECT_EQ(
+        clEnqueueNDRangeKernel(queue, k, 1, nullptr, &globalSize, nullptr, 0, nullptr, &event),
+        CL_SUCCESS);
     EXPECT_EQ(clFlush(queue), CL_SUCCESS);
     return event;
   }
   cl_int status(cl_event event) {
     cl_int value = CL_QUEUED;
-    EXPECT_EQ(clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof value, &value,
-                             nullptr),
-              CL_SUCCESS);
+    EXPECT_EQ(
+        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof value, &value, nullptr),
+        CL_SUCCESS);
     return value;
   }
 
@@ -158,12 +158,12 @@ protected:
 // clSVMAlloc: CL_MEM_SVM_FINE_GRAIN_BUFFER with each access mode, with and
 // without CL_MEM_SVM_ATOMICS; CL_MEM_SVM_ATOMICS alone is invalid.
 TEST_F(FineGrainSvm, AllocAcceptsFineGrainAndAtomicsFlags) {
-  for (cl_svm_mem_flags access : {cl_svm_mem_flags{0}, cl_svm_mem_flags{CL_MEM_READ_WRITE},
-                                  cl_svm_mem_flags{CL_MEM_READ_ONLY},
-                                  cl_svm_mem_flags{CL_MEM_WRITE_ONLY}})
-    for (cl_svm_mem_flags grain : {cl_svm_mem_flags{CL_MEM_SVM_FINE_GRAIN_BUFFER},
-                                   cl_svm_mem_flags{CL_MEM_SVM_FINE_GRAIN_BUFFER |
-                                                    CL_MEM_SVM_ATOMICS}}) {
+  for (cl_svm_mem_flags access :
+       {cl_svm_mem_flags{0}, cl_svm_mem_flags{CL_MEM_READ_WRITE},
+        cl_svm_mem_flags{CL_MEM_READ_ONLY}, cl_svm_mem_flags{CL_MEM_WRITE_ONLY}})
+    for (cl_svm_mem_flags grain :
+         {cl_svm_mem_flags{CL_MEM_SVM_FINE_GRAIN_BUFFER},
+          cl_svm_mem_flags{CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS}}) {
       SCOPED_TRACE(access | grain);
       void *ptr = clSVMAlloc(context, access | grain, 1000, 64);
       ASSERT_NE(ptr, nullptr);

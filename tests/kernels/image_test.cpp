@@ -27,9 +27,13 @@ enum class Kind { Float, Int, Uint };
 
 Kind kindOf(cl_channel_type type) {
   switch (type) {
-  case CL_SIGNED_INT8: case CL_SIGNED_INT16: case CL_SIGNED_INT32:
+  case CL_SIGNED_INT8:
+  case CL_SIGNED_INT16:
+  case CL_SIGNED_INT32:
     return Kind::Int;
-  case CL_UNSIGNED_INT8: case CL_UNSIGNED_INT16: case CL_UNSIGNED_INT32:
+  case CL_UNSIGNED_INT8:
+  case CL_UNSIGNED_INT16:
+  case CL_UNSIGNED_INT32:
     return Kind::Uint;
   default:
     return Kind::Float;
@@ -38,10 +42,18 @@ Kind kindOf(cl_channel_type type) {
 
 size_t channelSize(cl_channel_type type) {
   switch (type) {
-  case CL_SNORM_INT8: case CL_UNORM_INT8: case CL_SIGNED_INT8: case CL_UNSIGNED_INT8:
+  case CL_SNORM_INT8:
+  case CL_UNORM_INT8:
+  case CL_SIGNED_INT8:
+  case CL_UNSIGNED_INT8:
     return 1;
-  case CL_SNORM_INT16: case CL_UNORM_INT16: case CL_SIGNED_INT16: case CL_UNSIGNED_INT16:
-  case CL_HALF_FLOAT: case CL_UNORM_SHORT_565: case CL_UNORM_SHORT_555:
+  case CL_SNORM_INT16:
+  case CL_UNORM_INT16:
+  case CL_SIGNED_INT16:
+  case CL_UNSIGNED_INT16:
+  case CL_HALF_FLOAT:
+  case CL_UNORM_SHORT_565:
+  case CL_UNORM_SHORT_555:
     return 2;
   default:
     return 4;
@@ -56,23 +68,42 @@ bool packedType(cl_channel_type type) {
 // padding, 'I' intensity and 'L' luminance.
 std::string layout(cl_channel_order order) {
   switch (order) {
-  case CL_R: return "r";
-  case CL_A: return "a";
-  case CL_RG: return "rg";
-  case CL_RA: return "ra";
-  case CL_RGB: case CL_sRGB: return "rgb";
-  case CL_RGBA: case CL_sRGBA: return "rgba";
-  case CL_BGRA: case CL_sBGRA: return "bgra";
-  case CL_ARGB: return "argb";
-  case CL_ABGR: return "abgr";
-  case CL_INTENSITY: return "I";
-  case CL_LUMINANCE: return "L";
+  case CL_R:
+    return "r";
+  case CL_A:
+    return "a";
+  case CL_RG:
+    return "rg";
+  case CL_RA:
+    return "ra";
+  case CL_RGB:
+  case CL_sRGB:
+    return "rgb";
+  case CL_RGBA:
+  case CL_sRGBA:
+    return "rgba";
+  case CL_BGRA:
+  case CL_sBGRA:
+    return "bgra";
+  case CL_ARGB:
+    return "argb";
+  case CL_ABGR:
+    return "abgr";
+  case CL_INTENSITY:
+    return "I";
+  case CL_LUMINANCE:
+    return "L";
   // Rx, RGx and RGBx are laid out as R, RG and RGB; sRGBx has a padding byte.
-  case CL_Rx: return "r";
-  case CL_RGx: return "rg";
-  case CL_RGBx: return "rgb";
-  case CL_sRGBx: return "rgbx";
-  default: return "";
+  case CL_Rx:
+    return "r";
+  case CL_RGx:
+    return "rg";
+  case CL_RGBx:
+    return "rgb";
+  case CL_sRGBx:
+    return "rgbx";
+  default:
+    return "";
   }
 }
 
@@ -118,22 +149,60 @@ Word4 referenceRead(const cl_image_format &f, const std::uint8_t *texel) {
   } else {
     for (size_t i = 0; i < names.size(); ++i) {
       const std::uint8_t *p = texel + i * channelSize(type);
-      std::int8_t s8; std::uint8_t u8; std::int16_t s16; std::uint16_t u16; std::int32_t s32;
-      std::uint32_t u32; float f32;
-      std::memcpy(&s8, p, 1); std::memcpy(&u8, p, 1);
+      std::int8_t s8;
+      std::uint8_t u8;
+      std::int16_t s16;
+      std::uint16_t u16;
+      std::int32_t s32;
+      std::uint32_t u32;
+      float f32;
+      std::memcpy(&s8, p, 1);
+      std::memcpy(&u8, p, 1);
       switch (type) {
-      case CL_SNORM_INT8: channel[i] = std::max(-1.0, s8 / 127.0); break;
-      case CL_UNORM_INT8: channel[i] = u8 / 255.0; break;
-      case CL_SIGNED_INT8: integer[i] = s8; break;
-      case CL_UNSIGNED_INT8: integer[i] = u8; break;
-      case CL_SNORM_INT16: std::memcpy(&s16, p, 2); channel[i] = std::max(-1.0, s16 / 32767.0); break;
-      case CL_UNORM_INT16: std::memcpy(&u16, p, 2); channel[i] = u16 / 65535.0; break;
-      case CL_SIGNED_INT16: std::memcpy(&s16, p, 2); integer[i] = s16; break;
-      case CL_UNSIGNED_INT16: std::memcpy(&u16, p, 2); integer[i] = u16; break;
-      case CL_HALF_FLOAT: std::memcpy(&u16, p, 2); channel[i] = halfToFloat(u16); break;
-      case CL_SIGNED_INT32: std::memcpy(&s32, p, 4); integer[i] = s32; break;
-      case CL_UNSIGNED_INT32: std::memcpy(&u32, p, 4); integer[i] = u32; break;
-      default: std::memcpy(&f32, p, 4); channel[i] = f32; break;
+      case CL_SNORM_INT8:
+        channel[i] = std::max(-1.0, s8 / 127.0);
+        break;
+      case CL_UNORM_INT8:
+        channel[i] = u8 / 255.0;
+        break;
+      case CL_SIGNED_INT8:
+        integer[i] = s8;
+        break;
+      case CL_UNSIGNED_INT8:
+        integer[i] = u8;
+        break;
+      case CL_SNORM_INT16:
+        std::memcpy(&s16, p, 2);
+        channel[i] = std::max(-1.0, s16 / 32767.0);
+        break;
+      case CL_UNORM_INT16:
+        std::memcpy(&u16, p, 2);
+        channel[i] = u16 / 65535.0;
+        break;
+      case CL_SIGNED_INT16:
+        std::memcpy(&s16, p, 2);
+        integer[i] = s16;
+        break;
+      case CL_UNSIGNED_INT16:
+        std::memcpy(&u16, p, 2);
+        integer[i] = u16;
+        break;
+      case CL_HALF_FLOAT:
+        std::memcpy(&u16, p, 2);
+        channel[i] = halfToFloat(u16);
+        break;
+      case CL_SIGNED_INT32:
+        std::memcpy(&s32, p, 4);
+        integer[i] = s32;
+        break;
+      case CL_UNSIGNED_INT32:
+        std::memcpy(&u32, p, 4);
+        integer[i] = u32;
+        break;
+      default:
+        std::memcpy(&f32, p, 4);
+        channel[i] = f32;
+        break;
       }
     }
   }
@@ -166,7 +235,9 @@ Word4 referenceRead(const cl_image_format &f, const std::uint8_t *texel) {
 std::vector<std::uint8_t> referenceWrite(const cl_image_format &f, const Word4 &value) {
   const cl_channel_type type = f.image_channel_data_type;
   const std::string names = layout(f.image_channel_order);
-  auto rgbaIndex = [](char name) { return name == 'g' ? 1 : name == 'b' ? 2 : name == 'a' ? 3 : 0; };
+  auto rgbaIndex = [](char name) {
+    return name == 'g' ? 1 : name == 'b' ? 2 : name == 'a' ? 3 : 0;
+  };
   auto asFloat = [&](int c) { return std::bit_cast<float>(value[c]); };
   // convert_<type>_sat_rte(v * scale), the product in float as 8.3.1.1
   // writes it; NaN to 0.
@@ -205,18 +276,36 @@ std::vector<std::uint8_t> referenceWrite(const cl_image_format &f, const Word4 &
     const std::uint32_t u = value[rgbaIndex(name)];
     std::int64_t out = 0;
     switch (type) {
-    case CL_SNORM_INT8: out = normalized(channelValue(name), 127, -127); break;
-    case CL_UNORM_INT8: out = normalized(channelValue(name), 255, 0); break;
-    case CL_SIGNED_INT8: out = std::clamp(s, -128, 127); break;
-    case CL_UNSIGNED_INT8: out = std::min(u, 255u); break;
-    case CL_SNORM_INT16: out = normalized(channelValue(name), 32767, -32767); break;
-    case CL_UNORM_INT16: out = normalized(channelValue(name), 65535, 0); break;
-    case CL_SIGNED_INT16: out = std::clamp(s, -32768, 32767); break;
-    case CL_UNSIGNED_INT16: out = std::min(u, 65535u); break;
+    case CL_SNORM_INT8:
+      out = normalized(channelValue(name), 127, -127);
+      break;
+    case CL_UNORM_INT8:
+      out = normalized(channelValue(name), 255, 0);
+      break;
+    case CL_SIGNED_INT8:
+      out = std::clamp(s, -128, 127);
+      break;
+    case CL_UNSIGNED_INT8:
+      out = std::min(u, 255u);
+      break;
+    case CL_SNORM_INT16:
+      out = normalized(channelValue(name), 32767, -32767);
+      break;
+    case CL_UNORM_INT16:
+      out = normalized(channelValue(name), 65535, 0);
+      break;
+    case CL_SIGNED_INT16:
+      out = std::clamp(s, -32768, 32767);
+      break;
+    case CL_UNSIGNED_INT16:
+      out = std::min(u, 65535u);
+      break;
     case CL_HALF_FLOAT:
       out = std::bit_cast<std::uint16_t>(_Float16(asFloat(rgbaIndex(name))));
       break;
-    default: out = u; break;
+    default:
+      out = u;
+      break;
     }
     std::memcpy(p, &out, channelSize(type));
   }
@@ -224,8 +313,17 @@ std::vector<std::uint8_t> referenceWrite(const cl_image_format &f, const Word4 &
 }
 
 std::string formatName(const cl_image_format &f) {
-  return "order 0x" + [](unsigned v) { char b[16]; std::snprintf(b, sizeof b, "%x", v); return std::string(b); }(f.image_channel_order) +
-         " type 0x" + [](unsigned v) { char b[16]; std::snprintf(b, sizeof b, "%x", v); return std::string(b); }(f.image_channel_data_type);
+  return "order 0x" +
+         [](unsigned v) {
+           char b[16];
+           std::snprintf(b, sizeof b, "%x", v);
+           return std::string(b);
+         }(f.image_channel_order) +
+         " type 0x" + [](unsigned v) {
+           char b[16];
+           std::snprintf(b, sizeof b, "%x", v);
+           return std::string(b);
+         }(f.image_channel_data_type);
 }
 
 // Whether two words of a kind agree: floats exactly, or both NaN.
@@ -279,9 +377,13 @@ protected:
     return mem;
   }
   cl_sampler sampler(bool normalized, cl_addressing_mode mode, cl_filter_mode filter) {
-    const cl_sampler_properties properties[] = {CL_SAMPLER_NORMALIZED_COORDS, normalized,
-                                                CL_SAMPLER_ADDRESSING_MODE, mode,
-                                                CL_SAMPLER_FILTER_MODE, filter, 0};
+    const cl_sampler_properties properties[] = {CL_SAMPLER_NORMALIZED_COORDS,
+                                                normalized,
+                                                CL_SAMPLER_ADDRESSING_MODE,
+                                                mode,
+                                                CL_SAMPLER_FILTER_MODE,
+                                                filter,
+                                                0};
     cl_int error = CL_SUCCESS;
     cl_sampler s = clCreateSamplerWithProperties(context, properties, &error);
     EXPECT_EQ(error, CL_SUCCESS);
@@ -327,7 +429,8 @@ TEST_F(Images, ReadOfEveryFormatConvertsAsTheSpecificationSays) {
     SCOPED_TRACE(formatName(f));
     const size_t bytes = texelSize(f);
     ASSERT_GT(bytes, 0u) << "a format this test does not know";
-    const auto data = randomBytes(w * h * bytes, f.image_channel_order * 31 + f.image_channel_data_type);
+    const auto data =
+        randomBytes(w * h * bytes, f.image_channel_order * 31 + f.image_channel_data_type);
     cl_mem img = image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1, data.data());
     ASSERT_NE(img, nullptr);
     const Kind kind = kindOf(f.image_channel_data_type);
@@ -389,7 +492,8 @@ TEST_F(Images, WriteOfEveryFormatConvertsAsTheSpecificationSays) {
     for (size_t i = 0; i < w * h; ++i) {
       const auto expected = referenceWrite(f, values[i]);
       for (size_t b = 0; b < bytes; ++b) {
-        const size_t channel = packedType(f.image_channel_data_type) ? 0 : b / channelSize(f.image_channel_data_type);
+        const size_t channel =
+            packedType(f.image_channel_data_type) ? 0 : b / channelSize(f.image_channel_data_type);
         if (!packedType(f.image_channel_data_type) && names[channel] == 'x')
           continue;
         if (srgb(f.image_channel_order) && names[channel] != 'a') { // 8.3.5: 0.6 ulp
@@ -495,8 +599,8 @@ TEST_F(Images, SamplingFollowsAddressingAndFilteringRules) {
     reference.texels.push_back({float(random() % 1000) / 8, float(random() % 1000) / 8,
                                 float(random() % 1000) / 8, float(random() % 1000) / 8});
   const cl_image_format f{CL_RGBA, CL_FLOAT};
-  cl_mem img = image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1,
-                     reference.texels.data());
+  cl_mem img =
+      image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1, reference.texels.data());
   ASSERT_NE(img, nullptr);
   for (bool normalized : {false, true})
     for (cl_addressing_mode mode : {CL_ADDRESS_NONE, CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_CLAMP,
@@ -504,8 +608,8 @@ TEST_F(Images, SamplingFollowsAddressingAndFilteringRules) {
       for (cl_filter_mode filter : {CL_FILTER_NEAREST, CL_FILTER_LINEAR}) {
         if (!normalized && (mode == CL_ADDRESS_REPEAT || mode == CL_ADDRESS_MIRRORED_REPEAT))
           continue; // undefined (8.2)
-        SCOPED_TRACE(std::to_string(normalized) + " mode 0x" + std::to_string(mode) +
-                     " filter " + std::to_string(filter));
+        SCOPED_TRACE(std::to_string(normalized) + " mode 0x" + std::to_string(mode) + " filter " +
+                     std::to_string(filter));
         const bool linear = filter == CL_FILTER_LINEAR;
         std::vector<std::array<float, 2>> at;
         auto uniform = [&](float low, float high) {
@@ -574,7 +678,8 @@ TEST_F(Images, EveryImageTypeReadsItsTexels) {
   };
   {
     SCOPED_TRACE("1D");
-    cl_mem img = image(CL_MEM_READ_ONLY, rgbaFloat, CL_MEM_OBJECT_IMAGE1D, w, 1, 1, 1, texels.data());
+    cl_mem img =
+        image(CL_MEM_READ_ONLY, rgbaFloat, CL_MEM_OBJECT_IMAGE1D, w, 1, 1, 1, texels.data());
     cl_kernel k = kernel("image", "read_1d");
     cl_mem out = buffer<Float4>(w);
     setArgs(k, img, out);
@@ -583,8 +688,8 @@ TEST_F(Images, EveryImageTypeReadsItsTexels) {
   }
   {
     SCOPED_TRACE("1D array");
-    cl_mem img = image(CL_MEM_READ_ONLY, rgbaFloat, CL_MEM_OBJECT_IMAGE1D_ARRAY, w, 1, 1, h,
-                       texels.data());
+    cl_mem img =
+        image(CL_MEM_READ_ONLY, rgbaFloat, CL_MEM_OBJECT_IMAGE1D_ARRAY, w, 1, 1, h, texels.data());
     cl_kernel k = kernel("image", "read_1d_array");
     cl_mem out = buffer<Float4>(w * h);
     setArgs(k, img, out);
@@ -593,7 +698,8 @@ TEST_F(Images, EveryImageTypeReadsItsTexels) {
   }
   {
     SCOPED_TRACE("3D");
-    cl_mem img = image(CL_MEM_READ_ONLY, rgbaFloat, CL_MEM_OBJECT_IMAGE3D, w, h, d, 1, texels.data());
+    cl_mem img =
+        image(CL_MEM_READ_ONLY, rgbaFloat, CL_MEM_OBJECT_IMAGE3D, w, h, d, 1, texels.data());
     cl_kernel k = kernel("image", "read_3d");
     cl_mem out = buffer<Float4>(w * h * d);
     setArgs(k, img, out);
@@ -605,7 +711,8 @@ TEST_F(Images, EveryImageTypeReadsItsTexels) {
     std::vector<std::array<std::int32_t, 4>> ints(w * h * d);
     for (size_t i = 0; i < ints.size(); ++i)
       ints[i] = {std::int32_t(i) - 50, -std::int32_t(i), std::int32_t(i * 1000), 7};
-    cl_mem img = image(CL_MEM_READ_ONLY, rgbaInt, CL_MEM_OBJECT_IMAGE2D_ARRAY, w, h, 1, d, ints.data());
+    cl_mem img =
+        image(CL_MEM_READ_ONLY, rgbaInt, CL_MEM_OBJECT_IMAGE2D_ARRAY, w, h, 1, d, ints.data());
     cl_kernel k = kernel("image", "read_2d_array");
     cl_mem out = buffer<std::array<std::int32_t, 4>>(w * h * d);
     setArgs(k, img, out);
@@ -638,7 +745,8 @@ TEST_F(Images, WritesTo3DImagesAndArraysLandInPlace) {
     std::vector<Word4> values(w * h * d);
     for (size_t i = 0; i < values.size(); ++i)
       values[i] = {std::uint32_t(i), std::uint32_t(2 * i), std::uint32_t(3 * i), 1};
-    cl_mem img = image(CL_MEM_WRITE_ONLY, {CL_RGBA, CL_UNSIGNED_INT32}, CL_MEM_OBJECT_IMAGE3D, w, h, d);
+    cl_mem img =
+        image(CL_MEM_WRITE_ONLY, {CL_RGBA, CL_UNSIGNED_INT32}, CL_MEM_OBJECT_IMAGE3D, w, h, d);
     cl_kernel k = kernel("image", "write_3d");
     setArgs(k, img, buffer(values));
     run(k, {w, h, d});
@@ -652,7 +760,8 @@ TEST_F(Images, WritesTo3DImagesAndArraysLandInPlace) {
     std::vector<Float4> values(w * h * d);
     for (size_t i = 0; i < values.size(); ++i)
       values[i] = {float(i), -float(i), 0.5f, 2.0f};
-    cl_mem img = image(CL_MEM_WRITE_ONLY, {CL_RGBA, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D_ARRAY, w, h, 1, d);
+    cl_mem img =
+        image(CL_MEM_WRITE_ONLY, {CL_RGBA, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D_ARRAY, w, h, 1, d);
     cl_kernel k = kernel("image", "write_2d_array");
     setArgs(k, img, buffer(values));
     run(k, {w, h, d});
@@ -692,8 +801,10 @@ TEST_F(Images, SamplingOtherImageTypes) {
   {
     SCOPED_TRACE("2D array, layers clamped and rounded");
     cl_mem img = image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE2D_ARRAY, w, h, 1, d, texels.data());
-    std::vector<Float4> at = {{1.5f, 2.5f, 0.4f, 0}, {1.5f, 2.5f, 1.6f, 0},
-                              {3.5f, 0.5f, -7.0f, 0}, {3.5f, 0.5f, 9.0f, 0}};
+    std::vector<Float4> at = {{1.5f, 2.5f, 0.4f, 0},
+                              {1.5f, 2.5f, 1.6f, 0},
+                              {3.5f, 0.5f, -7.0f, 0},
+                              {3.5f, 0.5f, 9.0f, 0}};
     const std::array<size_t, 4> layer = {0, 2, 0, 2};
     cl_kernel k = kernel("image", "sample_f2a");
     cl_mem out = buffer<Float4>(at.size());
@@ -706,7 +817,8 @@ TEST_F(Images, SamplingOtherImageTypes) {
   {
     SCOPED_TRACE("1D and 1D array");
     cl_mem one = image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE1D, w, 1, 1, 1, texels.data());
-    cl_mem array = image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE1D_ARRAY, w, 1, 1, h, texels.data());
+    cl_mem array =
+        image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE1D_ARRAY, w, 1, 1, h, texels.data());
     std::vector<float> at1 = {0.5f, 4.9f, -3.0f, 12.0f};
     const std::array<size_t, 4> x = {0, 4, 0, 4};
     cl_kernel k1 = kernel("image", "sample_f1");
@@ -734,8 +846,8 @@ TEST_F(Images, SampledIntegerReads) {
   std::vector<std::array<std::int32_t, 4>> ints(w * h);
   for (size_t i = 0; i < ints.size(); ++i)
     ints[i] = {std::int32_t(i) - 6, 100 + std::int32_t(i), -1, std::int32_t(i)};
-  cl_mem img = image(CL_MEM_READ_ONLY, {CL_RGBA, CL_SIGNED_INT32}, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1,
-                     ints.data());
+  cl_mem img = image(CL_MEM_READ_ONLY, {CL_RGBA, CL_SIGNED_INT32}, CL_MEM_OBJECT_IMAGE2D, w, h, 1,
+                     1, ints.data());
   cl_sampler clamp = sampler(false, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST);
   std::vector<std::array<float, 2>> at = {{1.5f, 2.5f}, {-0.5f, 1.0f}, {3.99f, 0.0f}, {4.0f, 0.0f}};
   cl_kernel k = kernel("image", "sample_i2");
@@ -751,15 +863,18 @@ TEST_F(Images, SampledIntegerReads) {
   std::vector<Word4> words(w * h);
   for (size_t i = 0; i < words.size(); ++i)
     words[i] = {std::uint32_t(i), 0, 0, 0};
-  cl_mem r = image(CL_MEM_READ_ONLY, {CL_R, CL_UNSIGNED_INT32}, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1, nullptr);
+  cl_mem r = image(CL_MEM_READ_ONLY, {CL_R, CL_UNSIGNED_INT32}, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1,
+                   nullptr);
   const size_t origin[3] = {0, 0, 0}, region[3] = {w, h, 1};
   std::vector<std::uint32_t> reds(w * h);
   for (size_t i = 0; i < reds.size(); ++i)
     reds[i] = std::uint32_t(i * 7);
-  ASSERT_EQ(clEnqueueWriteImage(queue, r, CL_TRUE, origin, region, 0, 0, reds.data(), 0, nullptr, nullptr),
+  ASSERT_EQ(clEnqueueWriteImage(queue, r, CL_TRUE, origin, region, 0, 0, reds.data(), 0, nullptr,
+                                nullptr),
             CL_SUCCESS);
   std::vector<std::array<std::int32_t, 2>> coords = {{1, 1}, {-2, 0}, {9, 2}, {3, 7}};
-  const std::array<std::uint32_t, 4> expectedRed = {reds[5], reds[0], reds[2 * w + 3], reds[2 * w + 3]};
+  const std::array<std::uint32_t, 4> expectedRed = {reds[5], reds[0], reds[2 * w + 3],
+                                                    reds[2 * w + 3]};
   cl_kernel ki = kernel("image", "sample_ui2_int");
   cl_mem outi = buffer<Word4>(coords.size());
   setArgs(ki, r, sampler(false, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST), buffer(coords), outi);
@@ -778,15 +893,18 @@ TEST_F(Images, ConstantSamplers) {
       reference.texels.push_back(texelValue(x, y, 0));
   cl_mem img = image(CL_MEM_READ_ONLY, {CL_RGBA, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1,
                      reference.texels.data());
-  std::vector<std::array<float, 2>> at = {{0.3f, 0.7f}, {-0.2f, 1.3f}, {0.999f, 0.01f}, {0.5f, -0.1f}};
+  std::vector<std::array<float, 2>> at = {
+      {0.3f, 0.7f}, {-0.2f, 1.3f}, {0.999f, 0.01f}, {0.5f, -0.1f}};
   cl_kernel k = kernel("image", "sample_constant");
   cl_mem out = buffer<Float4>(2 * at.size());
   setArgs(k, img, buffer(at), out);
   run(k, {at.size()});
   const auto got = read<Float4>(out, 2 * at.size());
   for (size_t i = 0; i < at.size(); ++i) {
-    const Float4 repeat = referenceSample(reference, at[i][0], at[i][1], true, CL_ADDRESS_REPEAT, true);
-    const Float4 clamp = referenceSample(reference, at[i][0] * 8, at[i][1] * 8, false, CL_ADDRESS_CLAMP, false);
+    const Float4 repeat =
+        referenceSample(reference, at[i][0], at[i][1], true, CL_ADDRESS_REPEAT, true);
+    const Float4 clamp =
+        referenceSample(reference, at[i][0] * 8, at[i][1] * 8, false, CL_ADDRESS_CLAMP, false);
     for (int c = 0; c < 4; ++c) {
       EXPECT_NEAR(got[2 * i][c], repeat[c], 1e-4f * (1 + std::fabs(repeat[c]))) << i << " " << c;
       EXPECT_EQ(got[2 * i + 1][c], clamp[c]) << i << " " << c;
@@ -822,14 +940,15 @@ TEST_F(Images, QueriesAnswerAsCreated) {
   cl_mem a = image(CL_MEM_READ_ONLY, {CL_BGRA, CL_UNORM_INT8}, CL_MEM_OBJECT_IMAGE2D, 17, 9);
   cl_mem b = image(CL_MEM_READ_ONLY, {CL_R, CL_HALF_FLOAT}, CL_MEM_OBJECT_IMAGE3D, 5, 6, 7);
   cl_mem c = image(CL_MEM_READ_ONLY, {CL_RG, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D_ARRAY, 3, 4, 1, 11);
-  cl_mem d = image(CL_MEM_READ_ONLY, {CL_RGBA, CL_SNORM_INT16}, CL_MEM_OBJECT_IMAGE1D_ARRAY, 8, 1, 1, 13);
+  cl_mem d =
+      image(CL_MEM_READ_ONLY, {CL_RGBA, CL_SNORM_INT16}, CL_MEM_OBJECT_IMAGE1D_ARRAY, 8, 1, 1, 13);
   cl_kernel k = kernel("image", "queries");
   cl_mem out = buffer<std::int32_t>(13);
   setArgs(k, a, b, c, d, out);
   run(k, {1});
   const auto got = read<std::int32_t>(out, 13);
-  const std::vector<std::int32_t> expected = {17, 9, CL_BGRA, CL_UNORM_INT8, 17, 9, 7, 5 + 60 + 700,
-                                              11, 13, 4, CL_R, CL_HALF_FLOAT};
+  const std::vector<std::int32_t> expected = {
+      17, 9, CL_BGRA, CL_UNORM_INT8, 17, 9, 7, 5 + 60 + 700, 11, 13, 4, CL_R, CL_HALF_FLOAT};
   EXPECT_EQ(got, expected);
 }
 
