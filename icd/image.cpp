@@ -102,10 +102,10 @@ size_t descriptorElementBytes(const cl_image_format &format) {
   return std::has_single_bit(element) ? element : 0;
 }
 
-constexpr cl_channel_type everyType[] = {
-    CL_SNORM_INT8,    CL_SNORM_INT16,   CL_UNORM_INT8,     CL_UNORM_INT16,
-    CL_SIGNED_INT8,   CL_SIGNED_INT16,  CL_SIGNED_INT32,   CL_UNSIGNED_INT8,
-    CL_UNSIGNED_INT16, CL_UNSIGNED_INT32, CL_HALF_FLOAT,   CL_FLOAT};
+constexpr cl_channel_type everyType[] = {CL_SNORM_INT8,     CL_SNORM_INT16,   CL_UNORM_INT8,
+                                         CL_UNORM_INT16,    CL_SIGNED_INT8,   CL_SIGNED_INT16,
+                                         CL_SIGNED_INT32,   CL_UNSIGNED_INT8, CL_UNSIGNED_INT16,
+                                         CL_UNSIGNED_INT32, CL_HALF_FLOAT,    CL_FLOAT};
 constexpr cl_channel_type eightBitTypes[] = {CL_UNORM_INT8, CL_SNORM_INT8, CL_SIGNED_INT8,
                                              CL_UNSIGNED_INT8};
 constexpr cl_channel_type normalizedAndFloatTypes[] = {
@@ -225,7 +225,9 @@ bool hasHeight(cl_mem_object_type type) {
          type == CL_MEM_OBJECT_IMAGE3D;
 }
 
-bool multiply(size_t a, size_t b, size_t &product) { return !__builtin_mul_overflow(a, b, &product); }
+bool multiply(size_t a, size_t b, size_t &product) {
+  return !__builtin_mul_overflow(a, b, &product);
+}
 
 // The channel orders whose views of one image's texels
 // clCreateImage may make (OpenCL 3.0, Compatible Image Channel Orders), the
@@ -233,9 +235,11 @@ bool multiply(size_t a, size_t b, size_t &product) { return !__builtin_mul_overf
 bool compatibleOrders(cl_channel_order view, cl_channel_order stored) {
   if (view == stored)
     return true;
-  const std::pair<cl_channel_order, cl_channel_order> pairs[] = {
-      {CL_sBGRA, CL_BGRA}, {CL_sRGBA, CL_RGBA}, {CL_sRGB, CL_RGB}, {CL_sRGBx, CL_RGBx},
-      {CL_DEPTH, CL_R}};
+  const std::pair<cl_channel_order, cl_channel_order> pairs[] = {{CL_sBGRA, CL_BGRA},
+                                                                 {CL_sRGBA, CL_RGBA},
+                                                                 {CL_sRGB, CL_RGB},
+                                                                 {CL_sRGBx, CL_RGBx},
+                                                                 {CL_DEPTH, CL_R}};
   for (auto [a, b] : pairs)
     if ((view == a && stored == b) || (view == b && stored == a))
       return true;
@@ -299,23 +303,23 @@ cl_mem createImage(const ImageRequest &request, cl_context context,
     return fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "image_format is NULL");
   const size_t elementBytes = descriptorElementBytes(*format);
   if (elementBytes == 0)
-    return fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
-                "image_format (channel order 0x" + [&] {
-                  char text[64];
-                  std::snprintf(text, sizeof text, "%X, channel data type 0x%X",
-                                format->image_channel_order, format->image_channel_data_type);
-                  return std::string(text);
-                }() + ") is not a valid format descriptor");
+    return fail(
+        CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "image_format (channel order 0x" + [&] {
+          char text[64];
+          std::snprintf(text, sizeof text, "%X, channel data type 0x%X",
+                        format->image_channel_order, format->image_channel_data_type);
+          return std::string(text);
+        }() + ") is not a valid format descriptor");
   if (!desc)
     return fail(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc is NULL");
   const cl_mem_object_type type = desc->image_type;
   if (!isImageType(type))
-    return fail(CL_INVALID_IMAGE_DESCRIPTOR,
-                "image_desc->image_type 0x" + [&] {
-                  char text[16];
-                  std::snprintf(text, sizeof text, "%X", type);
-                  return std::string(text);
-                }() + " is not an image type");
+    return fail(
+        CL_INVALID_IMAGE_DESCRIPTOR, "image_desc->image_type 0x" + [&] {
+          char text[16];
+          std::snprintf(text, sizeof text, "%X", type);
+          return std::string(text);
+        }() + " is not an image type");
   const std::string kind = typeName(type);
   if (desc->num_mip_levels != 0 || desc->num_samples != 0)
     return fail(CL_INVALID_IMAGE_DESCRIPTOR,
@@ -326,18 +330,15 @@ cl_mem createImage(const ImageRequest &request, cl_context context,
   // Descriptor).
   cl_mem source = desc->mem_object;
   if (type == CL_MEM_OBJECT_IMAGE1D_BUFFER && !source)
-    return fail(CL_INVALID_IMAGE_DESCRIPTOR,
-                "image_desc->buffer is NULL for a 1D image buffer");
+    return fail(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc->buffer is NULL for a 1D image buffer");
   if (source) {
     if (type != CL_MEM_OBJECT_IMAGE1D_BUFFER && type != CL_MEM_OBJECT_IMAGE2D)
-      return fail(CL_INVALID_IMAGE_DESCRIPTOR,
-                  "image_desc->mem_object is not NULL for a " + kind);
+      return fail(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc->mem_object is not NULL for a " + kind);
     if (!isValid(source))
       return fail(CL_INVALID_IMAGE_DESCRIPTOR,
                   "image_desc->mem_object is not a valid memory object");
     if (source->context.get() != context)
-      return fail(CL_INVALID_IMAGE_DESCRIPTOR,
-                  "image_desc->mem_object belongs to another context");
+      return fail(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc->mem_object belongs to another context");
     if (type == CL_MEM_OBJECT_IMAGE1D_BUFFER && source->isImage())
       return fail(CL_INVALID_IMAGE_DESCRIPTOR,
                   "image_desc->buffer is an image, not a buffer, for a 1D image buffer");
@@ -362,10 +363,10 @@ cl_mem createImage(const ImageRequest &request, cl_context context,
     if (limit == 0)
       continue;
     if (extents[d] == 0 || extents[d] > limit)
-      return fail(CL_INVALID_IMAGE_SIZE,
-                  std::string("image_desc->") + extentNames[d] + " " +
-                      std::to_string(extents[d]) + " is not between 1 and the device's " +
-                      std::to_string(limit) + " for a " + kind);
+      return fail(CL_INVALID_IMAGE_SIZE, std::string("image_desc->") + extentNames[d] + " " +
+                                             std::to_string(extents[d]) +
+                                             " is not between 1 and the device's " +
+                                             std::to_string(limit) + " for a " + kind);
   }
   const size_t width = desc->image_width;
   const size_t height = hasHeight(type) ? desc->image_height : 1;
@@ -385,8 +386,7 @@ cl_mem createImage(const ImageRequest &request, cl_context context,
   if (desc->image_row_pitch != 0 &&
       (desc->image_row_pitch < tightRow || desc->image_row_pitch % elementBytes != 0))
     return fail(badDescriptor, "image_row_pitch " + std::to_string(desc->image_row_pitch) +
-                                   " is less than image_width x " +
-                                   std::to_string(elementBytes) +
+                                   " is less than image_width x " + std::to_string(elementBytes) +
                                    "-byte elements or not a multiple of the element size");
   const size_t rowPitch = desc->image_row_pitch ? desc->image_row_pitch : tightRow;
   size_t slicePitch = 0;
@@ -422,7 +422,8 @@ cl_mem createImage(const ImageRequest &request, cl_context context,
     break;
   }
   if (!fits || size > device.maxAllocSize)
-    return fail(CL_INVALID_IMAGE_SIZE, "the " + kind + " needs more than "
+    return fail(CL_INVALID_IMAGE_SIZE, "the " + kind +
+                                           " needs more than "
                                            "CL_DEVICE_MAX_MEM_ALLOC_SIZE (" +
                                            std::to_string(device.maxAllocSize) + " bytes)");
 
@@ -461,20 +462,20 @@ cl_mem createImage(const ImageRequest &request, cl_context context,
       if (rowPitch % pitchAlignment != 0)
         return fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
                     "the row pitch " + std::to_string(rowPitch) + " is not a multiple of " +
-                        "CL_DEVICE_IMAGE_PITCH_ALIGNMENT (" +
-                        std::to_string(pitchAlignment) + " bytes for this format)");
+                        "CL_DEVICE_IMAGE_PITCH_ALIGNMENT (" + std::to_string(pitchAlignment) +
+                        " bytes for this format)");
       const size_t baseAlignment = device.imageBaseAddressAlignment * elementBytes;
       if (reinterpret_cast<std::uintptr_t>(source->storage) % baseAlignment != 0)
-        return fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR,
-                    "the buffer's memory is not aligned to "
-                    "CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT (" +
-                        std::to_string(baseAlignment) + " bytes for this format)");
+        return fail(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "the buffer's memory is not aligned to "
+                                                        "CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT (" +
+                                                            std::to_string(baseAlignment) +
+                                                            " bytes for this format)");
     }
     const size_t needed = type == CL_MEM_OBJECT_IMAGE2D ? size : tightRow;
     if (needed > source->size)
-      return fail(CL_INVALID_IMAGE_SIZE,
-                  "the " + kind + " needs " + std::to_string(needed) + " bytes; the " +
-                      source->kindName() + " has " + std::to_string(source->size));
+      return fail(CL_INVALID_IMAGE_SIZE, "the " + kind + " needs " + std::to_string(needed) +
+                                             " bytes; the " + source->kindName() + " has " +
+                                             std::to_string(source->size));
     if (type == CL_MEM_OBJECT_IMAGE1D_BUFFER)
       size = tightRow;
   }
@@ -543,7 +544,7 @@ cl_mem createImage(const ImageRequest &request, cl_context context,
   d.channelOrder = format->image_channel_order - CL_R;
   d.channelType = format->image_channel_data_type - CL_SNORM_INT8;
   d.elementBytes = static_cast<std::uint32_t>(elementBytes);
-  d.dimensions = type == CL_MEM_OBJECT_IMAGE3D                                       ? 3
+  d.dimensions = type == CL_MEM_OBJECT_IMAGE3D                                          ? 3
                  : type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY ? 2
                                                                                         : 1;
   d.array = isArray(type);
@@ -574,8 +575,7 @@ cl_int validateImage(const char *entryPoint, const char *parameter, cl_command_q
 cl_int validateRegion(const std::string &name, _cl_context &context, const Image &image,
                       const char *originName, const size_t *origin, const size_t *region) {
   if (!origin || !region)
-    return fail(context, CL_INVALID_VALUE,
-                name + ": " + originName + " or region is NULL");
+    return fail(context, CL_INVALID_VALUE, name + ": " + originName + " or region is NULL");
   const int used = regionDimensions(image.type);
   const std::string kind = typeName(image.type);
   for (int d = 0; d < 3; ++d) {
@@ -584,19 +584,19 @@ cl_int validateRegion(const std::string &name, _cl_context &context, const Image
       return fail(context, CL_INVALID_VALUE, name + ": region" + index + " is 0");
     if (d >= used && (origin[d] != 0 || region[d] != 1))
       return fail(context, CL_INVALID_VALUE,
-                  name + ": " + originName + index + " must be 0 and region" + index +
-                      " 1 for a " + kind);
+                  name + ": " + originName + index + " must be 0 and region" + index + " 1 for a " +
+                      kind);
     const size_t extent = d == 0 ? image.width : image.extent(d);
     if (origin[d] > extent || region[d] > extent - origin[d])
       return fail(context, CL_INVALID_VALUE,
-                  name + ": " + originName + index + " " + std::to_string(origin[d]) +
-                      " + region" + index + " " + std::to_string(region[d]) +
-                      " is past the " + kind + "'s " + std::to_string(extent) +
-                      (d == 0                                                  ? " pixels wide"
+                  name + ": " + originName + index + " " + std::to_string(origin[d]) + " + region" +
+                      index + " " + std::to_string(region[d]) + " is past the " + kind + "'s " +
+                      std::to_string(extent) +
+                      (d == 0                                                ? " pixels wide"
                        : d == 1 && image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? " layers"
                        : d == 2 && image.type == CL_MEM_OBJECT_IMAGE2D_ARRAY ? " layers"
-                       : d == 1                                                ? " rows"
-                                                                               : " slices"));
+                       : d == 1                                              ? " rows"
+                                                                             : " slices"));
   }
   return CL_SUCCESS;
 }
@@ -629,8 +629,8 @@ cl_int hostLayout(const std::string &name, _cl_context &context, const Image &im
   else if (slicePitch < rowPitch * rows)
     return fail(context, CL_INVALID_VALUE,
                 name + ": the slice pitch " + std::to_string(slicePitch) + " is less than " +
-                    std::to_string(rowPitch * rows) + " (the row pitch x " +
-                    std::to_string(rows) + " rows)");
+                    std::to_string(rowPitch * rows) + " (the row pitch x " + std::to_string(rows) +
+                    " rows)");
   // The rows of a 1D array's region are its layers.
   if (image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
     layout = {{0, 0, 0}, slicePitch, slicePitch * region[1]};
@@ -655,6 +655,31 @@ bool boxesOverlap(const size_t *a, const size_t *b, const size_t *region) {
     if (a[d] + region[d] <= b[d] || b[d] + region[d] <= a[d])
       return false;
   return true;
+}
+
+// What clEnqueueReadImage and clEnqueueWriteImage check, in the
+// specification's order; `host` is the layout of the application's memory.
+cl_int validateHostTransfer(const char *name, cl_command_queue queue, cl_mem mem,
+                            const size_t *origin, const size_t *region, size_t rowPitch,
+                            size_t slicePitch, const void *pointer, bool write, cl_uint numEvents,
+                            const cl_event *events, RectLayout &host) {
+  if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
+    return error;
+  if (cl_int error = validateImage(name, "image", queue, mem); error != CL_SUCCESS)
+    return error;
+  _cl_context &context = *queue->context;
+  const Image &image = *mem->image;
+  if (cl_int error = validateRegion(name, context, image, "origin", origin, region);
+      error != CL_SUCCESS)
+    return error;
+  if (cl_int error = hostLayout(name, context, image, region, rowPitch, slicePitch, host);
+      error != CL_SUCCESS)
+    return error;
+  if (!pointer)
+    return fail(context, CL_INVALID_VALUE, std::string(name) + ": ptr is NULL");
+  if (write ? !mem->hostCanWrite() : !mem->hostCanRead())
+    return hostAccessDenied(name, mem, write ? "write" : "read");
+  return CL_SUCCESS;
 }
 
 } // namespace
@@ -717,8 +742,8 @@ cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
   desc.image_width = width;
   desc.image_height = height;
   desc.image_row_pitch = rowPitch;
-  return createImage({"clCreateImage2D", true}, context, nullptr, flags, format, &desc,
-                     hostPointer, errcodeReturn);
+  return createImage({"clCreateImage2D", true}, context, nullptr, flags, format, &desc, hostPointer,
+                     errcodeReturn);
 }
 
 cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
@@ -739,8 +764,8 @@ cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
   desc.image_depth = depth;
   desc.image_row_pitch = rowPitch;
   desc.image_slice_pitch = slicePitch;
-  return createImage({"clCreateImage3D", true}, context, nullptr, flags, format, &desc,
-                     hostPointer, errcodeReturn);
+  return createImage({"clCreateImage3D", true}, context, nullptr, flags, format, &desc, hostPointer,
+                     errcodeReturn);
 }
 
 cl_int CL_API_CALL clGetImageInfo(cl_mem mem, cl_image_info param, size_t size, void *value,
@@ -783,65 +808,42 @@ cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue queue, cl_mem mem, cl_boo
                                       const size_t *origin, const size_t *region, size_t rowPitch,
                                       size_t slicePitch, void *pointer, cl_uint numEvents,
                                       const cl_event *events, cl_event *event) {
-  constexpr const char *name = "clEnqueueReadImage";
-  if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
-    return error;
-  if (cl_int error = validateImage(name, "image", queue, mem); error != CL_SUCCESS)
-    return error;
-  _cl_context &context = *queue->context;
-  const Image &image = *mem->image;
-  if (cl_int error = validateRegion(name, context, image, "origin", origin, region);
-      error != CL_SUCCESS)
-    return error;
   RectLayout to;
-  if (cl_int error = hostLayout(name, context, image, region, rowPitch, slicePitch, to);
+  if (cl_int error =
+          validateHostTransfer("clEnqueueReadImage", queue, mem, origin, region, rowPitch,
+                               slicePitch, pointer, false, numEvents, events, to);
       error != CL_SUCCESS)
     return error;
-  if (!pointer)
-    return fail(context, CL_INVALID_VALUE, std::string(name) + ": ptr is NULL");
-  if (!mem->hostCanRead())
-    return hostAccessDenied(name, mem, "read");
-  return queue->enqueue(CL_COMMAND_READ_IMAGE, waitListSpan(numEvents, events),
-                        [source = OwnerRef(mem), from = image.layout(origin), to,
-                         extent = byteRegion(image, region), pointer] {
-                          copyRect(static_cast<char *>(pointer), to, source->storage, from,
-                                   extent.data());
-                          return CL_SUCCESS;
-                        },
-                        event, blocking);
+  const Image &image = *mem->image;
+  return queue->enqueue(
+      CL_COMMAND_READ_IMAGE, waitListSpan(numEvents, events),
+      [source = OwnerRef(mem), from = image.layout(origin), to, extent = byteRegion(image, region),
+       pointer] {
+        copyRect(static_cast<char *>(pointer), to, source->storage, from, extent.data());
+        return CL_SUCCESS;
+      },
+      event, blocking);
 }
 
 cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue queue, cl_mem mem, cl_bool blocking,
-                                       const size_t *origin, const size_t *region,
-                                       size_t rowPitch, size_t slicePitch, const void *pointer,
-                                       cl_uint numEvents, const cl_event *events,
-                                       cl_event *event) {
-  constexpr const char *name = "clEnqueueWriteImage";
-  if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
-    return error;
-  if (cl_int error = validateImage(name, "image", queue, mem); error != CL_SUCCESS)
-    return error;
-  _cl_context &context = *queue->context;
-  const Image &image = *mem->image;
-  if (cl_int error = validateRegion(name, context, image, "origin", origin, region);
-      error != CL_SUCCESS)
-    return error;
+                                       const size_t *origin, const size_t *region, size_t rowPitch,
+                                       size_t slicePitch, const void *pointer, cl_uint numEvents,
+                                       const cl_event *events, cl_event *event) {
   RectLayout from;
-  if (cl_int error = hostLayout(name, context, image, region, rowPitch, slicePitch, from);
+  if (cl_int error =
+          validateHostTransfer("clEnqueueWriteImage", queue, mem, origin, region, rowPitch,
+                               slicePitch, pointer, true, numEvents, events, from);
       error != CL_SUCCESS)
     return error;
-  if (!pointer)
-    return fail(context, CL_INVALID_VALUE, std::string(name) + ": ptr is NULL");
-  if (!mem->hostCanWrite())
-    return hostAccessDenied(name, mem, "write");
-  return queue->enqueue(CL_COMMAND_WRITE_IMAGE, waitListSpan(numEvents, events),
-                        [destination = OwnerRef(mem), to = image.layout(origin), from,
-                         extent = byteRegion(image, region), pointer] {
-                          copyRect(destination->storage, to, static_cast<const char *>(pointer),
-                                   from, extent.data());
-                          return CL_SUCCESS;
-                        },
-                        event, blocking);
+  const Image &image = *mem->image;
+  return queue->enqueue(
+      CL_COMMAND_WRITE_IMAGE, waitListSpan(numEvents, events),
+      [destination = OwnerRef(mem), to = image.layout(origin), from,
+       extent = byteRegion(image, region), pointer] {
+        copyRect(destination->storage, to, static_cast<const char *>(pointer), from, extent.data());
+        return CL_SUCCESS;
+      },
+      event, blocking);
 }
 
 cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue queue, cl_mem source, cl_mem destination,
@@ -874,16 +876,14 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue queue, cl_mem source, cl_
       boxesOverlap(sourceOrigin, destinationOrigin, region))
     return fail(context, CL_MEM_COPY_OVERLAP,
                 std::string(name) + ": the source and destination regions overlap");
-  return queue->enqueue(CL_COMMAND_COPY_IMAGE, waitListSpan(numEvents, events),
-                        [src = OwnerRef(source), dst = OwnerRef(destination),
-                         fromLayout = from.layout(sourceOrigin),
-                         toLayout = to.layout(destinationOrigin),
-                         extent = byteRegion(from, region)] {
-                          copyRect(dst->storage, toLayout, src->storage, fromLayout,
-                                   extent.data());
-                          return CL_SUCCESS;
-                        },
-                        event);
+  return queue->enqueue(
+      CL_COMMAND_COPY_IMAGE, waitListSpan(numEvents, events),
+      [src = OwnerRef(source), dst = OwnerRef(destination), fromLayout = from.layout(sourceOrigin),
+       toLayout = to.layout(destinationOrigin), extent = byteRegion(from, region)] {
+        copyRect(dst->storage, toLayout, src->storage, fromLayout, extent.data());
+        return CL_SUCCESS;
+      },
+      event);
 }
 
 namespace {
@@ -932,22 +932,21 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue queue, cl_mem sou
       error != CL_SUCCESS)
     return error;
   const Image &image = *source->image;
-  return queue->enqueue(CL_COMMAND_COPY_IMAGE_TO_BUFFER, waitListSpan(numEvents, events),
-                        [src = OwnerRef(source), dst = OwnerRef(destination),
-                         from = image.layout(sourceOrigin),
-                         to = packedLayout(image, destinationOffset, region),
-                         extent = byteRegion(image, region)] {
-                          copyRect(dst->storage, to, src->storage, from, extent.data());
-                          return CL_SUCCESS;
-                        },
-                        event);
+  return queue->enqueue(
+      CL_COMMAND_COPY_IMAGE_TO_BUFFER, waitListSpan(numEvents, events),
+      [src = OwnerRef(source), dst = OwnerRef(destination), from = image.layout(sourceOrigin),
+       to = packedLayout(image, destinationOffset, region), extent = byteRegion(image, region)] {
+        copyRect(dst->storage, to, src->storage, from, extent.data());
+        return CL_SUCCESS;
+      },
+      event);
 }
 
 cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue queue, cl_mem source,
                                               cl_mem destination, size_t sourceOffset,
-                                              const size_t *destinationOrigin,
-                                              const size_t *region, cl_uint numEvents,
-                                              const cl_event *events, cl_event *event) {
+                                              const size_t *destinationOrigin, const size_t *region,
+                                              cl_uint numEvents, const cl_event *events,
+                                              cl_event *event) {
   constexpr const char *name = "clEnqueueCopyBufferToImage";
   if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
     return error;
@@ -957,21 +956,21 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue queue, cl_mem sou
       error != CL_SUCCESS)
     return error;
   const Image &image = *destination->image;
-  return queue->enqueue(CL_COMMAND_COPY_BUFFER_TO_IMAGE, waitListSpan(numEvents, events),
-                        [src = OwnerRef(source), dst = OwnerRef(destination),
-                         from = packedLayout(image, sourceOffset, region),
-                         to = image.layout(destinationOrigin),
-                         extent = byteRegion(image, region)] {
-                          copyRect(dst->storage, to, src->storage, from, extent.data());
-                          return CL_SUCCESS;
-                        },
-                        event);
+  return queue->enqueue(
+      CL_COMMAND_COPY_BUFFER_TO_IMAGE, waitListSpan(numEvents, events),
+      [src = OwnerRef(source), dst = OwnerRef(destination),
+       from = packedLayout(image, sourceOffset, region), to = image.layout(destinationOrigin),
+       extent = byteRegion(image, region)] {
+        copyRect(dst->storage, to, src->storage, from, extent.data());
+        return CL_SUCCESS;
+      },
+      event);
 }
 
 void *CL_API_CALL clEnqueueMapImage(cl_command_queue queue, cl_mem mem, cl_bool blocking,
-                                    cl_map_flags flags, const size_t *origin,
-                                    const size_t *region, size_t *rowPitch, size_t *slicePitch,
-                                    cl_uint numEvents, const cl_event *events, cl_event *event,
+                                    cl_map_flags flags, const size_t *origin, const size_t *region,
+                                    size_t *rowPitch, size_t *slicePitch, cl_uint numEvents,
+                                    const cl_event *events, cl_event *event,
                                     cl_int *errcodeReturn) {
   auto failed = [&](cl_int error) -> void * {
     setError(errcodeReturn, error);
@@ -1012,8 +1011,9 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue queue, cl_mem mem, cl_bool 
   // CL_MEM_USE_HOST_PTR, as the spec requires).
   void *mapped = mem->storage + image.layout(origin).offsetOf(0, 0, 0);
   mem->addMapping(mapped);
-  cl_int error = queue->enqueue(CL_COMMAND_MAP_IMAGE, waitListSpan(numEvents, events),
-                                [hold = OwnerRef(mem)] { return CL_SUCCESS; }, event, blocking);
+  cl_int error = queue->enqueue(
+      CL_COMMAND_MAP_IMAGE, waitListSpan(numEvents, events),
+      [hold = OwnerRef(mem)] { return CL_SUCCESS; }, event, blocking);
   if (error != CL_SUCCESS) {
     mem->removeMapping(mapped);
     return failed(error);
@@ -1026,9 +1026,8 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue queue, cl_mem mem, cl_bool 
 }
 
 cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue queue, cl_mem mem, const void *color,
-                                      const size_t *origin, const size_t *region,
-                                      cl_uint numEvents, const cl_event *events,
-                                      cl_event *event) {
+                                      const size_t *origin, const size_t *region, cl_uint numEvents,
+                                      const cl_event *events, cl_event *event) {
   constexpr const char *name = "clEnqueueFillImage";
   if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
     return error;
@@ -1044,19 +1043,19 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue queue, cl_mem mem, const 
   // The texel is encoded now: the application may reuse fill_color on return.
   std::array<char, 16> texel{};
   runtime::encodeTexel(image.descriptor, color, texel.data());
-  return queue->enqueue(CL_COMMAND_FILL_IMAGE, waitListSpan(numEvents, events),
-                        [target = OwnerRef(mem), to = image.layout(origin),
-                         extent = byteRegion(image, region), texel,
-                         elementBytes = image.elementBytes()] {
-                          for (size_t z = 0; z < extent[2]; ++z)
-                            for (size_t y = 0; y < extent[1]; ++y) {
-                              char *row = target->storage + to.offsetOf(0, y, z);
-                              for (size_t x = 0; x < extent[0]; x += elementBytes)
-                                std::memcpy(row + x, texel.data(), elementBytes);
-                            }
-                          return CL_SUCCESS;
-                        },
-                        event);
+  return queue->enqueue(
+      CL_COMMAND_FILL_IMAGE, waitListSpan(numEvents, events),
+      [target = OwnerRef(mem), to = image.layout(origin), extent = byteRegion(image, region), texel,
+       elementBytes = image.elementBytes()] {
+        for (size_t z = 0; z < extent[2]; ++z)
+          for (size_t y = 0; y < extent[1]; ++y) {
+            char *row = target->storage + to.offsetOf(0, y, z);
+            for (size_t x = 0; x < extent[0]; x += elementBytes)
+              std::memcpy(row + x, texel.data(), elementBytes);
+          }
+        return CL_SUCCESS;
+      },
+      event);
 }
 
 } // namespace lanewise::icd::api
