@@ -990,3 +990,39 @@ TEST_F(Images, HalfTexels) {
 
 } // namespace
 } // namespace lanewise::test
+
+namespace lanewise::test {
+namespace {
+
+// The border colour of CLK_ADDRESS_CLAMP (OpenCL C 3.0, 8.2): alpha 1 for
+// CL_R, CL_RG, CL_RGB and CL_LUMINANCE, 0 for the orders with alpha or x;
+// inside the image, a missing alpha reads as 1 for both kinds.
+TEST_F(Images, BorderColourFollowsTheChannelOrder) {
+  const std::vector<std::array<float, 2>> at = {{-1.5f, 0.5f}, {0.5f, 0.5f}};
+  const std::array<float, 4> value = {0.75f, 0.5f, 0.25f, 1.0f};
+  for (const auto &[order, borderAlpha] :
+       {std::pair{CL_R, 1.0f}, {CL_Rx, 0.0f}, {CL_RG, 1.0f}, {CL_RGx, 0.0f}, {CL_LUMINANCE, 1.0f},
+        {CL_INTENSITY, 0.0f}, {CL_RGBA, 0.0f}}) {
+    SCOPED_TRACE("order 0x" + std::to_string(order));
+    const cl_image_format f{cl_channel_order(order), CL_FLOAT};
+    bool supported = false;
+    for (const cl_image_format &g : formats(CL_MEM_OBJECT_IMAGE2D, CL_MEM_READ_ONLY))
+      supported |= g.image_channel_order == f.image_channel_order &&
+                   g.image_channel_data_type == CL_FLOAT;
+    if (!supported)
+      continue;
+    cl_mem img = image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE2D, 1, 1, 1, 1, value.data());
+    cl_kernel k = kernel("image", "sample_f2");
+    cl_mem out = buffer<Float4>(at.size());
+    setArgs(k, img, sampler(false, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST), buffer(at), out);
+    run(k, {at.size()});
+    const auto got = read<Float4>(out, at.size());
+    EXPECT_EQ(got[0], (Float4{0, 0, 0, borderAlpha}));
+    const Word4 inside = referenceRead(f, reinterpret_cast<const std::uint8_t *>(value.data()));
+    for (int c = 0; c < 4; ++c)
+      EXPECT_EQ(got[1][c], std::bit_cast<float>(inside[c])) << c;
+  }
+}
+
+} // namespace
+} // namespace lanewise::test
