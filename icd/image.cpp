@@ -983,13 +983,8 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue queue, cl_mem mem, cl_bool 
     return failed(error);
   _cl_context &context = *queue->context;
   const Image &image = *mem->image;
-  constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  if (flags & ~known)
-    return failed(fail(context, CL_INVALID_VALUE, "clEnqueueMapImage: map_flags has unknown bits"));
-  if ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))
-    return failed(fail(context, CL_INVALID_VALUE,
-                       "clEnqueueMapImage: map_flags combines CL_MAP_WRITE_INVALIDATE_REGION "
-                       "with CL_MAP_READ or CL_MAP_WRITE"));
+  if (cl_int error = validateMapFlags(name, context, flags); error != CL_SUCCESS)
+    return failed(error);
   if (cl_int error = validateRegion(name, context, image, "origin", origin, region);
       error != CL_SUCCESS)
     return failed(error);

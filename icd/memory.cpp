@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <deque>
 #include <cstdlib>
+#include <deque>
 
 #include <sys/mman.h>
 
@@ -74,9 +74,7 @@ cl_uint _cl_mem::mapCount() const {
   return static_cast<cl_uint>(mappings_.size());
 }
 
-const char *_cl_mem::kindName() const {
-  return image ? "image" : parent ? "sub-buffer" : "buffer";
-}
+const char *_cl_mem::kindName() const { return image ? "image" : parent ? "sub-buffer" : "buffer"; }
 
 namespace lanewise::icd {
 
@@ -153,6 +151,19 @@ cl_int validateMemObject(const char *entryPoint, const char *parameter, cl_comma
   if (mem->context.get() != queue->context.get())
     return fail(*queue->context, CL_INVALID_CONTEXT,
                 name + " belongs to another context than the queue");
+  return CL_SUCCESS;
+}
+
+cl_int validateMapFlags(const char *entryPoint, _cl_context &context, cl_map_flags flags) {
+  constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  if (flags & ~known)
+    return fail(context, CL_INVALID_VALUE,
+                std::string(entryPoint) + ": map_flags has unknown bits");
+  if ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))
+    return fail(context, CL_INVALID_VALUE,
+                std::string(entryPoint) +
+                    ": map_flags combines CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or "
+                    "CL_MAP_WRITE");
   return CL_SUCCESS;
 }
 
@@ -343,9 +354,8 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags, size_t
   return createBuffer("clCreateBuffer", context, nullptr, flags, size, hostPointer, errcodeReturn);
 }
 
-cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
-                                     cl_buffer_create_type type, const void *info,
-                                     cl_int *errcodeReturn) {
+cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type type,
+                                     const void *info, cl_int *errcodeReturn) {
   // The failures after the buffer's check are reported to its context.
   auto fail = [&](cl_int error, const std::string &problem = {}) -> cl_mem {
     if (!problem.empty())
@@ -452,9 +462,8 @@ cl_int CL_API_CALL clSetMemObjectDestructorCallback(cl_mem mem, _cl_mem::Destruc
 }
 
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
-                                       size_t offset, size_t size, void *pointer,
-                                       cl_uint numEvents, const cl_event *events,
-                                       cl_event *event) {
+                                       size_t offset, size_t size, void *pointer, cl_uint numEvents,
+                                       const cl_event *events, cl_event *event) {
   if (cl_int error = validateTransfer("clEnqueueReadBuffer", queue, buffer, offset, size, pointer,
                                       numEvents, events);
       error != CL_SUCCESS)
@@ -489,10 +498,9 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue queue, cl_mem buffer, c
       event, blocking);
 }
 
-cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue, cl_mem source,
-                                       cl_mem destination, size_t sourceOffset,
-                                       size_t destinationOffset, size_t size, cl_uint numEvents,
-                                       const cl_event *events, cl_event *event) {
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue, cl_mem source, cl_mem destination,
+                                       size_t sourceOffset, size_t destinationOffset, size_t size,
+                                       cl_uint numEvents, const cl_event *events, cl_event *event) {
   constexpr const char *name = "clEnqueueCopyBuffer";
   if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
     return error;
@@ -513,20 +521,18 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue queue, cl_mem source,
                size))
     return fail(context, CL_MEM_COPY_OVERLAP,
                 "clEnqueueCopyBuffer: the source and destination regions overlap");
-  return queue->enqueue(CL_COMMAND_COPY_BUFFER, waitListSpan(numEvents, events),
-                        [from = OwnerRef(source), to = OwnerRef(destination), sourceOffset,
-                         destinationOffset, size] {
-                          std::memcpy(to->storage + destinationOffset,
-                                      from->storage + sourceOffset, size);
-                          return CL_SUCCESS;
-                        },
-                        event);
+  return queue->enqueue(
+      CL_COMMAND_COPY_BUFFER, waitListSpan(numEvents, events),
+      [from = OwnerRef(source), to = OwnerRef(destination), sourceOffset, destinationOffset, size] {
+        std::memcpy(to->storage + destinationOffset, from->storage + sourceOffset, size);
+        return CL_SUCCESS;
+      },
+      event);
 }
 
-cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer,
-                                       const void *pattern, size_t patternSize, size_t offset,
-                                       size_t size, cl_uint numEvents, const cl_event *events,
-                                       cl_event *event) {
+cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer, const void *pattern,
+                                       size_t patternSize, size_t offset, size_t size,
+                                       cl_uint numEvents, const cl_event *events, cl_event *event) {
   constexpr const char *name = "clEnqueueFillBuffer";
   if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
     return error;
@@ -550,12 +556,13 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue queue, cl_mem buffer,
   // The pattern is copied now: the application may reuse it on return.
   std::vector<char> bytes(static_cast<const char *>(pattern),
                           static_cast<const char *>(pattern) + patternSize);
-  return queue->enqueue(CL_COMMAND_FILL_BUFFER, waitListSpan(numEvents, events),
-                        [target = OwnerRef(buffer), bytes = std::move(bytes), offset, size] {
-                          fillPattern(target->storage + offset, size, bytes);
-                          return CL_SUCCESS;
-                        },
-                        event);
+  return queue->enqueue(
+      CL_COMMAND_FILL_BUFFER, waitListSpan(numEvents, events),
+      [target = OwnerRef(buffer), bytes = std::move(bytes), offset, size] {
+        fillPattern(target->storage + offset, size, bytes);
+        return CL_SUCCESS;
+      },
+      event);
 }
 
 namespace {
@@ -599,12 +606,11 @@ std::array<size_t, 3> copyOf(const size_t *values) { return {values[0], values[1
 
 } // namespace
 
-cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue queue, cl_mem buffer,
-                                           cl_bool blocking, const size_t *bufferOrigin,
-                                           const size_t *hostOrigin, const size_t *region,
-                                           size_t bufferRowPitch, size_t bufferSlicePitch,
-                                           size_t hostRowPitch, size_t hostSlicePitch,
-                                           void *pointer, cl_uint numEvents,
+cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
+                                           const size_t *bufferOrigin, const size_t *hostOrigin,
+                                           const size_t *region, size_t bufferRowPitch,
+                                           size_t bufferSlicePitch, size_t hostRowPitch,
+                                           size_t hostSlicePitch, void *pointer, cl_uint numEvents,
                                            const cl_event *events, cl_event *event) {
   RectLayout from, to;
   if (cl_int error =
@@ -615,22 +621,22 @@ cl_int CL_API_CALL clEnqueueReadBufferRect(cl_command_queue queue, cl_mem buffer
     return error;
   if (!buffer->hostCanRead())
     return hostAccessDenied("clEnqueueReadBufferRect", buffer, "read");
-  return queue->enqueue(CL_COMMAND_READ_BUFFER_RECT, waitListSpan(numEvents, events),
-                        [source = OwnerRef(buffer), from, to, extent = copyOf(region), pointer] {
-                          copyRect(static_cast<char *>(pointer), to, source->storage, from,
-                                   extent.data());
-                          return CL_SUCCESS;
-                        },
-                        event, blocking);
+  return queue->enqueue(
+      CL_COMMAND_READ_BUFFER_RECT, waitListSpan(numEvents, events),
+      [source = OwnerRef(buffer), from, to, extent = copyOf(region), pointer] {
+        copyRect(static_cast<char *>(pointer), to, source->storage, from, extent.data());
+        return CL_SUCCESS;
+      },
+      event, blocking);
 }
 
-cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue queue, cl_mem buffer,
-                                            cl_bool blocking, const size_t *bufferOrigin,
-                                            const size_t *hostOrigin, const size_t *region,
-                                            size_t bufferRowPitch, size_t bufferSlicePitch,
-                                            size_t hostRowPitch, size_t hostSlicePitch,
-                                            const void *pointer, cl_uint numEvents,
-                                            const cl_event *events, cl_event *event) {
+cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
+                                            const size_t *bufferOrigin, const size_t *hostOrigin,
+                                            const size_t *region, size_t bufferRowPitch,
+                                            size_t bufferSlicePitch, size_t hostRowPitch,
+                                            size_t hostSlicePitch, const void *pointer,
+                                            cl_uint numEvents, const cl_event *events,
+                                            cl_event *event) {
   RectLayout to, from;
   if (cl_int error =
           validateRectTransfer("clEnqueueWriteBufferRect", queue, buffer, bufferOrigin, hostOrigin,
@@ -640,23 +646,22 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(cl_command_queue queue, cl_mem buffe
     return error;
   if (!buffer->hostCanWrite())
     return hostAccessDenied("clEnqueueWriteBufferRect", buffer, "write");
-  return queue->enqueue(CL_COMMAND_WRITE_BUFFER_RECT, waitListSpan(numEvents, events),
-                        [destination = OwnerRef(buffer), from, to, extent = copyOf(region),
-                         pointer] {
-                          copyRect(destination->storage, to, static_cast<const char *>(pointer),
-                                   from, extent.data());
-                          return CL_SUCCESS;
-                        },
-                        event, blocking);
+  return queue->enqueue(
+      CL_COMMAND_WRITE_BUFFER_RECT, waitListSpan(numEvents, events),
+      [destination = OwnerRef(buffer), from, to, extent = copyOf(region), pointer] {
+        copyRect(destination->storage, to, static_cast<const char *>(pointer), from, extent.data());
+        return CL_SUCCESS;
+      },
+      event, blocking);
 }
 
 cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem source,
                                            cl_mem destination, const size_t *sourceOrigin,
                                            const size_t *destinationOrigin, const size_t *region,
                                            size_t sourceRowPitch, size_t sourceSlicePitch,
-                                           size_t destinationRowPitch,
-                                           size_t destinationSlicePitch, cl_uint numEvents,
-                                           const cl_event *events, cl_event *event) {
+                                           size_t destinationRowPitch, size_t destinationSlicePitch,
+                                           cl_uint numEvents, const cl_event *events,
+                                           cl_event *event) {
   constexpr const char *name = "clEnqueueCopyBufferRect";
   if (cl_int error = validateEnqueue(name, queue, numEvents, events); error != CL_SUCCESS)
     return error;
@@ -688,21 +693,21 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue queue, cl_mem source
     if (rectCopyOverlaps(sourceOrigin, destinationOrigin, region, from.rowPitch, from.slicePitch))
       return fail(context, CL_MEM_COPY_OVERLAP,
                   "clEnqueueCopyBufferRect: the source and destination regions overlap");
-  } else if (overlaps(source->storage + from.offsetOf(0, 0, 0), rectEnd(from, region) -
-                                                                     from.offsetOf(0, 0, 0),
+  } else if (overlaps(source->storage + from.offsetOf(0, 0, 0),
+                      rectEnd(from, region) - from.offsetOf(0, 0, 0),
                       destination->storage + to.offsetOf(0, 0, 0),
                       rectEnd(to, region) - to.offsetOf(0, 0, 0))) {
     // Sub-buffers of one buffer whose regions share bytes.
     return fail(context, CL_MEM_COPY_OVERLAP,
                 "clEnqueueCopyBufferRect: the source and destination regions overlap");
   }
-  return queue->enqueue(CL_COMMAND_COPY_BUFFER_RECT, waitListSpan(numEvents, events),
-                        [src = OwnerRef(source), dst = OwnerRef(destination), from, to,
-                         extent = copyOf(region)] {
-                          copyRect(dst->storage, to, src->storage, from, extent.data());
-                          return CL_SUCCESS;
-                        },
-                        event);
+  return queue->enqueue(
+      CL_COMMAND_COPY_BUFFER_RECT, waitListSpan(numEvents, events),
+      [src = OwnerRef(source), dst = OwnerRef(destination), from, to, extent = copyOf(region)] {
+        copyRect(dst->storage, to, src->storage, from, extent.data());
+        return CL_SUCCESS;
+      },
+      event);
 }
 
 void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_bool blocking,
@@ -719,14 +724,8 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_b
   if (cl_int error = validateBuffer(name, "buffer", queue, buffer); error != CL_SUCCESS)
     return fail(error);
   _cl_context &context = *queue->context;
-  constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  if (flags & ~known)
-    return fail(
-        icd::fail(context, CL_INVALID_VALUE, "clEnqueueMapBuffer: map_flags has unknown bits"));
-  if ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)))
-    return fail(icd::fail(context, CL_INVALID_VALUE,
-                          "clEnqueueMapBuffer: map_flags combines CL_MAP_WRITE_INVALIDATE_REGION "
-                          "with CL_MAP_READ or CL_MAP_WRITE"));
+  if (cl_int error = validateMapFlags(name, context, flags); error != CL_SUCCESS)
+    return fail(error);
   if (size == 0)
     return fail(icd::fail(context, CL_INVALID_VALUE, "clEnqueueMapBuffer: size is 0"));
   if (!inRange(buffer, offset, size))
@@ -740,8 +739,9 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue queue, cl_mem buffer, cl_b
   // (host_ptr + offset for CL_MEM_USE_HOST_PTR, as the spec requires).
   void *mapped = buffer->storage + offset;
   buffer->addMapping(mapped);
-  cl_int error = queue->enqueue(CL_COMMAND_MAP_BUFFER, waitListSpan(numEvents, events),
-                                [hold = OwnerRef(buffer)] { return CL_SUCCESS; }, event, blocking);
+  cl_int error = queue->enqueue(
+      CL_COMMAND_MAP_BUFFER, waitListSpan(numEvents, events),
+      [hold = OwnerRef(buffer)] { return CL_SUCCESS; }, event, blocking);
   if (error != CL_SUCCESS) {
     buffer->removeMapping(mapped);
     return fail(error);
@@ -762,8 +762,9 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue queue, cl_mem mem, v
     return fail(*queue->context, CL_INVALID_VALUE,
                 "clEnqueueUnmapMemObject: mapped_ptr is not a mapping of memobj that is still "
                 "mapped");
-  return queue->enqueue(CL_COMMAND_UNMAP_MEM_OBJECT, waitListSpan(numEvents, events),
-                        [hold = OwnerRef(mem)] { return CL_SUCCESS; }, event);
+  return queue->enqueue(
+      CL_COMMAND_UNMAP_MEM_OBJECT, waitListSpan(numEvents, events),
+      [hold = OwnerRef(mem)] { return CL_SUCCESS; }, event);
 }
 
 cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue queue, cl_uint numObjects,

@@ -98,6 +98,10 @@ cl_int validateMemObject(const char *entryPoint, const char *parameter, cl_comma
 
 // CL_INVALID_OPERATION for a host access the memory object's flags forbid.
 cl_int hostAccessDenied(const char *entryPoint, const _cl_mem *mem, const char *access);
+// The map_flags of clEnqueueMapBuffer, clEnqueueMapImage and clEnqueueSVMMap:
+// CL_INVALID_VALUE, with a message naming the entry point, for unknown bits
+// or CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE.
+cl_int validateMapFlags(const char *entryPoint, _cl_context &context, cl_map_flags flags);
 
 // A rectangular region of a memory object or of host memory (OpenCL 3.0,
 // clEnqueueReadBufferRect): the origin's x in bytes, y and z in rows and

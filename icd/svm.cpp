@@ -4,6 +4,7 @@
 // host and kernels see each other's writes as threads of one process do,
 // kernel atomics are the host's, and map/unmap only order commands.
 #include "icd/api.h"
+#include "icd/memory.h"
 #include "icd/queue.h"
 
 #include <bit>
@@ -14,17 +15,6 @@ using namespace lanewise::icd;
 namespace {
 
 constexpr cl_svm_mem_flags accessFlags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
-
-bool validMapFlags(cl_map_flags flags) {
-  constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  return !(flags & ~known) &&
-         !((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE)));
-}
-
-bool overlaps(const void *a, const void *b, size_t size) {
-  auto *x = static_cast<const char *>(a), *y = static_cast<const char *>(b);
-  return x < y + size && y < x + size;
-}
 
 } // namespace
 
@@ -62,10 +52,9 @@ void CL_API_CALL clSVMFree(cl_context context, void *pointer) {
     std::free(pointer);
 }
 
-cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue queue, cl_uint numPointers,
-                                    void *pointers[],
-                                    void(CL_CALLBACK *callback)(cl_command_queue, cl_uint,
-                                                                void *[], void *),
+cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue queue, cl_uint numPointers, void *pointers[],
+                                    void(CL_CALLBACK *callback)(cl_command_queue, cl_uint, void *[],
+                                                                void *),
                                     void *userData, cl_uint numEvents, const cl_event *events,
                                     cl_event *event) {
   if (cl_int error = validateEnqueue("clEnqueueSVMFree", queue, numEvents, events);
@@ -76,18 +65,17 @@ cl_int CL_API_CALL clEnqueueSVMFree(cl_command_queue queue, cl_uint numPointers,
                 "clEnqueueSVMFree: num_svm_pointers is " + std::to_string(numPointers) +
                     " but svm_pointers is " + (pointers ? "not NULL" : "NULL"));
   std::vector<void *> list(pointers, pointers + numPointers);
-  return queue->enqueue(CL_COMMAND_SVM_FREE, waitListSpan(numEvents, events),
-                        [queue, context = OwnerRef(queue->context.get()), list, callback,
-                         userData]() mutable {
-                          if (callback)
-                            callback(queue, static_cast<cl_uint>(list.size()), list.data(),
-                                     userData);
-                          else
-                            for (void *pointer : list)
-                              api::clSVMFree(context.get(), pointer);
-                          return CL_SUCCESS;
-                        },
-                        event);
+  return queue->enqueue(
+      CL_COMMAND_SVM_FREE, waitListSpan(numEvents, events),
+      [queue, context = OwnerRef(queue->context.get()), list, callback, userData]() mutable {
+        if (callback)
+          callback(queue, static_cast<cl_uint>(list.size()), list.data(), userData);
+        else
+          for (void *pointer : list)
+            api::clSVMFree(context.get(), pointer);
+        return CL_SUCCESS;
+      },
+      event);
 }
 
 cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking, void *destination,
@@ -99,15 +87,17 @@ cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue queue, cl_bool blocking, 
   if (!destination || !source)
     return fail(*queue->context, CL_INVALID_VALUE,
                 "clEnqueueSVMMemcpy: dst_ptr or src_ptr is NULL");
-  if (overlaps(destination, source, size))
+  if (overlaps(static_cast<const char *>(destination), size, static_cast<const char *>(source),
+               size))
     return fail(*queue->context, CL_MEM_COPY_OVERLAP,
                 "clEnqueueSVMMemcpy: the source and destination ranges overlap");
-  return queue->enqueue(CL_COMMAND_SVM_MEMCPY, waitListSpan(numEvents, events),
-                        [destination, source, size] {
-                          std::memcpy(destination, source, size);
-                          return CL_SUCCESS;
-                        },
-                        event, blocking);
+  return queue->enqueue(
+      CL_COMMAND_SVM_MEMCPY, waitListSpan(numEvents, events),
+      [destination, source, size] {
+        std::memcpy(destination, source, size);
+        return CL_SUCCESS;
+      },
+      event, blocking);
 }
 
 cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue queue, void *target, const void *pattern,
@@ -129,13 +119,14 @@ cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue queue, void *target, con
                     std::to_string(patternSize));
   std::vector<char> bytes(static_cast<const char *>(pattern),
                           static_cast<const char *>(pattern) + patternSize);
-  return queue->enqueue(CL_COMMAND_SVM_MEMFILL, waitListSpan(numEvents, events),
-                        [target = static_cast<char *>(target), bytes = std::move(bytes), size] {
-                          for (size_t at = 0; at < size; at += bytes.size())
-                            std::memcpy(target + at, bytes.data(), bytes.size());
-                          return CL_SUCCESS;
-                        },
-                        event);
+  return queue->enqueue(
+      CL_COMMAND_SVM_MEMFILL, waitListSpan(numEvents, events),
+      [target = static_cast<char *>(target), bytes = std::move(bytes), size] {
+        for (size_t at = 0; at < size; at += bytes.size())
+          std::memcpy(target + at, bytes.data(), bytes.size());
+        return CL_SUCCESS;
+      },
+      event);
 }
 
 cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue queue, cl_bool blocking, cl_map_flags flags,
@@ -146,10 +137,9 @@ cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue queue, cl_bool blocking, cl_
     return error;
   if (!pointer || size == 0)
     return fail(*queue->context, CL_INVALID_VALUE, "clEnqueueSVMMap: svm_ptr is NULL or size is 0");
-  if (!validMapFlags(flags))
-    return fail(*queue->context, CL_INVALID_VALUE,
-                "clEnqueueSVMMap: map_flags has unknown bits or combines "
-                "CL_MAP_WRITE_INVALIDATE_REGION with CL_MAP_READ or CL_MAP_WRITE");
+  if (cl_int error = validateMapFlags("clEnqueueSVMMap", *queue->context, flags);
+      error != CL_SUCCESS)
+    return error;
   return queue->enqueue(CL_COMMAND_SVM_MAP, waitListSpan(numEvents, events), nullptr, event,
                         blocking);
 }
