@@ -375,6 +375,24 @@ void completeInterfaces(Module &module, std::vector<NormalisationNote> &notes) {
   }
 }
 
+void strongCompareExchange(Module &module, std::vector<NormalisationNote> &notes) {
+  if (module.version < 0x00010400)
+    return;
+  for (Function &function : module.functions) {
+    size_t count = 0;
+    for (Block &block : function.blocks)
+      for (Instruction &instruction : block.instructions)
+        if (instruction.opcode == spv::OpAtomicCompareExchangeWeak) {
+          instruction.opcode = spv::OpAtomicCompareExchange;
+          ++count;
+        }
+    if (count != 0)
+      notes.push_back({Normalisation::StrongCompareExchange,
+                       functionText(module, function) + ": " + std::to_string(count) +
+                           " OpAtomicCompareExchangeWeak made OpAtomicCompareExchange"});
+  }
+}
+
 } // namespace
 
 std::vector<NormalisationNote> normaliseModule(Module &module) {
@@ -386,6 +404,7 @@ std::vector<NormalisationNote> normaliseModule(Module &module) {
   module.rebuildTables();
   hoistVariables(module, notes);
   completeInterfaces(module, notes);
+  strongCompareExchange(module, notes);
   module.rebuildTables();
   return notes;
 }

@@ -32,6 +32,11 @@
 //   reached through a constant (a private array of pointers initialized to
 //   constant arrays). Missing ones are added. Before 1.4 only Input and
 //   Output variables are required.
+// - StrongCompareExchange: llvm-spirv-14 writes OpAtomicCompareExchangeWeak
+//   (atomic_compare_exchange_weak) into SPIR-V 1.4 modules, where the
+//   instruction no longer exists. It becomes OpAtomicCompareExchange, with
+//   the same operands: a strong exchange is a valid weak one (a weak one may
+//   fail spuriously; it need not).
 //
 // What is truly invalid (a use without any definition, a type mismatch) is
 // left for validation to reject.
@@ -51,6 +56,7 @@ enum class Normalisation {
   ReorderBlocks,
   HoistVariables,
   CompleteInterfaces,
+  StrongCompareExchange,
 };
 
 struct NormalisationNote {

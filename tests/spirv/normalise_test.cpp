@@ -186,6 +186,18 @@ TEST(Normalise, CompletesInterfaceLists_PointerTableO2) {
   EXPECT_EQ(lists(*plain, second), 0);
 }
 
+TEST(Normalise, MakesWeakCompareExchangeStrongInSpirv14_CompareExchangeWeakO2) {
+  const std::vector<uint32_t> words = kernelWords("compare_exchange_weak-O2.spv");
+  EXPECT_NE(spirvValError(words).find("AtomicCompareExchangeWeak requires SPIR-V version 1.3"),
+            std::string::npos)
+      << "the translator's output is expected to be invalid as it is";
+  const LoadResult result = loadKernel("compare_exchange_weak-O2.spv");
+  ASSERT_TRUE(result.ok()) << result.log;
+  EXPECT_TRUE(hasNote(result, Normalisation::StrongCompareExchange));
+  EXPECT_EQ(countOpcode(*result.module, spv::OpAtomicCompareExchangeWeak), 0u);
+  EXPECT_EQ(countOpcode(*result.module, spv::OpAtomicCompareExchange), 1u);
+}
+
 struct DebugInfoCase {
   std::string kernel;
   std::string translatorError; // what spirv-val says of the translator's output
