@@ -1,4 +1,4 @@
-// Images in kernels (kernels in cl/image.cl): reads and writes of every
+// Images in kernels (kernels in cl/images.cl): reads and writes of every
 // image format the device reports, sampling with every addressing mode,
 // filter and coordinate kind, every image type, read-write images and the
 // queries. Expected values are computed here from the specification:
@@ -434,7 +434,7 @@ TEST_F(Images, ReadOfEveryFormatConvertsAsTheSpecificationSays) {
     cl_mem img = image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1, data.data());
     ASSERT_NE(img, nullptr);
     const Kind kind = kindOf(f.image_channel_data_type);
-    cl_kernel k = kernel("image", readKernel(kind));
+    cl_kernel k = kernel("images", readKernel(kind));
     cl_mem out = buffer<Word4>(w * h);
     setArgs(k, img, out);
     run(k, {w, h});
@@ -483,7 +483,7 @@ TEST_F(Images, WriteOfEveryFormatConvertsAsTheSpecificationSays) {
       }
     cl_mem img = image(CL_MEM_WRITE_ONLY, f, CL_MEM_OBJECT_IMAGE2D, w, h);
     ASSERT_NE(img, nullptr);
-    cl_kernel k = kernel("image", writeKernel(kind));
+    cl_kernel k = kernel("images", writeKernel(kind));
     setArgs(k, img, buffer(values));
     run(k, {w, h});
     const size_t bytes = texelSize(f);
@@ -634,7 +634,7 @@ TEST_F(Images, SamplingFollowsAddressingAndFilteringRules) {
           }
           at.push_back({s, t});
         }
-        cl_kernel k = kernel("image", "sample_f2");
+        cl_kernel k = kernel("images", "sample_f2");
         cl_mem out = buffer<Float4>(at.size());
         setArgs(k, img, sampler(normalized, mode, filter), buffer(at), out);
         run(k, {at.size()});
@@ -680,7 +680,7 @@ TEST_F(Images, EveryImageTypeReadsItsTexels) {
     SCOPED_TRACE("1D");
     cl_mem img =
         image(CL_MEM_READ_ONLY, rgbaFloat, CL_MEM_OBJECT_IMAGE1D, w, 1, 1, 1, texels.data());
-    cl_kernel k = kernel("image", "read_1d");
+    cl_kernel k = kernel("images", "read_1d");
     cl_mem out = buffer<Float4>(w);
     setArgs(k, img, out);
     run(k, {w});
@@ -690,7 +690,7 @@ TEST_F(Images, EveryImageTypeReadsItsTexels) {
     SCOPED_TRACE("1D array");
     cl_mem img =
         image(CL_MEM_READ_ONLY, rgbaFloat, CL_MEM_OBJECT_IMAGE1D_ARRAY, w, 1, 1, h, texels.data());
-    cl_kernel k = kernel("image", "read_1d_array");
+    cl_kernel k = kernel("images", "read_1d_array");
     cl_mem out = buffer<Float4>(w * h);
     setArgs(k, img, out);
     run(k, {w, h});
@@ -700,7 +700,7 @@ TEST_F(Images, EveryImageTypeReadsItsTexels) {
     SCOPED_TRACE("3D");
     cl_mem img =
         image(CL_MEM_READ_ONLY, rgbaFloat, CL_MEM_OBJECT_IMAGE3D, w, h, d, 1, texels.data());
-    cl_kernel k = kernel("image", "read_3d");
+    cl_kernel k = kernel("images", "read_3d");
     cl_mem out = buffer<Float4>(w * h * d);
     setArgs(k, img, out);
     run(k, {w, h, d}, {3, 5, 1});
@@ -713,7 +713,7 @@ TEST_F(Images, EveryImageTypeReadsItsTexels) {
       ints[i] = {std::int32_t(i) - 50, -std::int32_t(i), std::int32_t(i * 1000), 7};
     cl_mem img =
         image(CL_MEM_READ_ONLY, rgbaInt, CL_MEM_OBJECT_IMAGE2D_ARRAY, w, h, 1, d, ints.data());
-    cl_kernel k = kernel("image", "read_2d_array");
+    cl_kernel k = kernel("images", "read_2d_array");
     cl_mem out = buffer<std::array<std::int32_t, 4>>(w * h * d);
     setArgs(k, img, out);
     run(k, {w, h, d});
@@ -729,7 +729,7 @@ TEST_F(Images, EveryImageTypeReadsItsTexels) {
     cl_mem storage = buffer(words);
     cl_mem img = image(CL_MEM_READ_ONLY, rgbaUint, CL_MEM_OBJECT_IMAGE1D_BUFFER, w, 1, 1, 1,
                        nullptr, storage);
-    cl_kernel k = kernel("image", "read_1d_buffer");
+    cl_kernel k = kernel("images", "read_1d_buffer");
     cl_mem out = buffer<Word4>(w);
     setArgs(k, img, out);
     run(k, {w});
@@ -747,7 +747,7 @@ TEST_F(Images, WritesTo3DImagesAndArraysLandInPlace) {
       values[i] = {std::uint32_t(i), std::uint32_t(2 * i), std::uint32_t(3 * i), 1};
     cl_mem img =
         image(CL_MEM_WRITE_ONLY, {CL_RGBA, CL_UNSIGNED_INT32}, CL_MEM_OBJECT_IMAGE3D, w, h, d);
-    cl_kernel k = kernel("image", "write_3d");
+    cl_kernel k = kernel("images", "write_3d");
     setArgs(k, img, buffer(values));
     run(k, {w, h, d});
     const auto bytes = readImage(img, values.size() * 16, {w, h, d});
@@ -762,7 +762,7 @@ TEST_F(Images, WritesTo3DImagesAndArraysLandInPlace) {
       values[i] = {float(i), -float(i), 0.5f, 2.0f};
     cl_mem img =
         image(CL_MEM_WRITE_ONLY, {CL_RGBA, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D_ARRAY, w, h, 1, d);
-    cl_kernel k = kernel("image", "write_2d_array");
+    cl_kernel k = kernel("images", "write_2d_array");
     setArgs(k, img, buffer(values));
     run(k, {w, h, d});
     const auto bytes = readImage(img, values.size() * 16, {w, h, d});
@@ -789,7 +789,7 @@ TEST_F(Images, SamplingOtherImageTypes) {
     cl_mem img = image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE3D, w, h, d, 1, texels.data());
     // Halfway between the centres of x 1 and 2, at the centres of y 2, z 1.
     std::vector<Float4> at = {{2.0f / w, 2.5f / h, 1.5f / d, 0}};
-    cl_kernel k = kernel("image", "sample_f3");
+    cl_kernel k = kernel("images", "sample_f3");
     cl_mem out = buffer<Float4>(1);
     setArgs(k, img, linear, buffer(at), out);
     run(k, {1});
@@ -806,7 +806,7 @@ TEST_F(Images, SamplingOtherImageTypes) {
                               {3.5f, 0.5f, -7.0f, 0},
                               {3.5f, 0.5f, 9.0f, 0}};
     const std::array<size_t, 4> layer = {0, 2, 0, 2};
-    cl_kernel k = kernel("image", "sample_f2a");
+    cl_kernel k = kernel("images", "sample_f2a");
     cl_mem out = buffer<Float4>(at.size());
     setArgs(k, img, nearest, buffer(at), out);
     run(k, {at.size()});
@@ -821,7 +821,7 @@ TEST_F(Images, SamplingOtherImageTypes) {
         image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE1D_ARRAY, w, 1, 1, h, texels.data());
     std::vector<float> at1 = {0.5f, 4.9f, -3.0f, 12.0f};
     const std::array<size_t, 4> x = {0, 4, 0, 4};
-    cl_kernel k1 = kernel("image", "sample_f1");
+    cl_kernel k1 = kernel("images", "sample_f1");
     cl_mem out1 = buffer<Float4>(at1.size());
     setArgs(k1, one, nearest, buffer(at1), out1);
     run(k1, {at1.size()});
@@ -829,7 +829,7 @@ TEST_F(Images, SamplingOtherImageTypes) {
     for (size_t i = 0; i < at1.size(); ++i)
       EXPECT_EQ(got1[i], texelValue(x[i], 0, 0)) << i;
     std::vector<std::array<float, 2>> at2 = {{2.5f, 3.0f}, {0.5f, 1.49f}};
-    cl_kernel k2 = kernel("image", "sample_f1a");
+    cl_kernel k2 = kernel("images", "sample_f1a");
     cl_mem out2 = buffer<Float4>(at2.size());
     setArgs(k2, array, nearest, buffer(at2), out2);
     run(k2, {at2.size()});
@@ -850,7 +850,7 @@ TEST_F(Images, SampledIntegerReads) {
                      1, ints.data());
   cl_sampler clamp = sampler(false, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST);
   std::vector<std::array<float, 2>> at = {{1.5f, 2.5f}, {-0.5f, 1.0f}, {3.99f, 0.0f}, {4.0f, 0.0f}};
-  cl_kernel k = kernel("image", "sample_i2");
+  cl_kernel k = kernel("images", "sample_i2");
   cl_mem out = buffer<std::array<std::int32_t, 4>>(at.size());
   setArgs(k, img, clamp, buffer(at), out);
   run(k, {at.size()});
@@ -875,7 +875,7 @@ TEST_F(Images, SampledIntegerReads) {
   std::vector<std::array<std::int32_t, 2>> coords = {{1, 1}, {-2, 0}, {9, 2}, {3, 7}};
   const std::array<std::uint32_t, 4> expectedRed = {reds[5], reds[0], reds[2 * w + 3],
                                                     reds[2 * w + 3]};
-  cl_kernel ki = kernel("image", "sample_ui2_int");
+  cl_kernel ki = kernel("images", "sample_ui2_int");
   cl_mem outi = buffer<Word4>(coords.size());
   setArgs(ki, r, sampler(false, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST), buffer(coords), outi);
   run(ki, {coords.size()});
@@ -895,7 +895,7 @@ TEST_F(Images, ConstantSamplers) {
                      reference.texels.data());
   std::vector<std::array<float, 2>> at = {
       {0.3f, 0.7f}, {-0.2f, 1.3f}, {0.999f, 0.01f}, {0.5f, -0.1f}};
-  cl_kernel k = kernel("image", "sample_constant");
+  cl_kernel k = kernel("images", "sample_constant");
   cl_mem out = buffer<Float4>(2 * at.size());
   setArgs(k, img, buffer(at), out);
   run(k, {at.size()});
@@ -921,7 +921,7 @@ TEST_F(Images, ReadWriteImageInPlaceWithDivergence) {
     texels[i] = {float(i), 1.0f, -2.0f, 0.25f};
   cl_mem img = image(CL_MEM_READ_WRITE, {CL_RGBA, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1,
                      texels.data());
-  cl_kernel k = kernel("image", "double_in_place");
+  cl_kernel k = kernel("images", "double_in_place");
   setArgs(k, img);
   run(k, {w, h}, {16, 1});
   const auto bytes = readImage(img, w * h * 16, {w, h, 1});
@@ -942,7 +942,7 @@ TEST_F(Images, QueriesAnswerAsCreated) {
   cl_mem c = image(CL_MEM_READ_ONLY, {CL_RG, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D_ARRAY, 3, 4, 1, 11);
   cl_mem d =
       image(CL_MEM_READ_ONLY, {CL_RGBA, CL_SNORM_INT16}, CL_MEM_OBJECT_IMAGE1D_ARRAY, 8, 1, 1, 13);
-  cl_kernel k = kernel("image", "queries");
+  cl_kernel k = kernel("images", "queries");
   cl_mem out = buffer<std::int32_t>(13);
   setArgs(k, a, b, c, d, out);
   run(k, {1});
@@ -971,7 +971,7 @@ TEST_F(Images, HalfTexels) {
   cl_mem in = image(CL_MEM_READ_ONLY, {CL_RGBA, CL_FLOAT}, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1,
                     texels.data());
   cl_mem out = image(CL_MEM_WRITE_ONLY, {CL_RGBA, CL_HALF_FLOAT}, CL_MEM_OBJECT_IMAGE2D, w, h);
-  cl_kernel k = kernel("image", "half_texels");
+  cl_kernel k = kernel("images", "half_texels");
   cl_mem values = buffer<std::array<std::uint16_t, 4>>(w * h);
   setArgs(k, in, out, values);
   run(k, {w, h});
@@ -1012,7 +1012,7 @@ TEST_F(Images, BorderColourFollowsTheChannelOrder) {
     if (!supported)
       continue;
     cl_mem img = image(CL_MEM_READ_ONLY, f, CL_MEM_OBJECT_IMAGE2D, 1, 1, 1, 1, value.data());
-    cl_kernel k = kernel("image", "sample_f2");
+    cl_kernel k = kernel("images", "sample_f2");
     cl_mem out = buffer<Float4>(at.size());
     setArgs(k, img, sampler(false, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST), buffer(at), out);
     run(k, {at.size()});
