@@ -350,8 +350,10 @@ void prepareContext(WorkerContext &context, const LaunchPlan &plan) {
       if (binding.kind == ArgumentBinding::Kind::Value ||
           binding.kind == ArgumentBinding::Kind::GlobalBuffer ||
           binding.kind == ArgumentBinding::Kind::Image ||
-          binding.kind == ArgumentBinding::Kind::Sampler)
-        std::memcpy(registers + binding.offset, value.bytes.data(), value.bytes.size());
+          binding.kind == ArgumentBinding::Kind::Sampler) {
+        if (!value.bytes.empty()) // an argument given no bytes keeps its zeros
+          std::memcpy(registers + binding.offset, value.bytes.data(), value.bytes.size());
+      }
       else if (binding.kind == ArgumentBinding::Kind::ByValue)
         store<std::uint64_t>(registers + binding.offset,
                              reinterpret_cast<std::uint64_t>(value.bytes.data()));
