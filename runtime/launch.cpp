@@ -351,10 +351,11 @@ void prepareContext(WorkerContext &context, const LaunchPlan &plan) {
           binding.kind == ArgumentBinding::Kind::GlobalBuffer ||
           binding.kind == ArgumentBinding::Kind::Image ||
           binding.kind == ArgumentBinding::Kind::Sampler) {
-        if (!value.bytes.empty()) // an argument given no bytes keeps its zeros
+        if (value.bytes.empty()) // an argument given no bytes is zero
+          std::memset(registers + binding.offset, 0, binding.registerSize);
+        else
           std::memcpy(registers + binding.offset, value.bytes.data(), value.bytes.size());
-      }
-      else if (binding.kind == ArgumentBinding::Kind::ByValue)
+      } else if (binding.kind == ArgumentBinding::Kind::ByValue)
         store<std::uint64_t>(registers + binding.offset,
                              reinterpret_cast<std::uint64_t>(value.bytes.data()));
     }
