@@ -120,8 +120,8 @@ void displace(const Instruction &in, ExecutionState &s) {
 template <typename T> void materialise(const Instruction &in, ExecutionState &s) {
   const Pair<T> a = pairAt<T, true>(s, in.operand[0]);
   T *r = s.reg<T>(in.result);
-  const std::uint32_t n = s.laneCount;
-  if (s.fullMask) {
+  const std::uint32_t n = s.span;
+  if (s.dense) {
     for (std::uint32_t l = 0; l < n; ++l)
       r[l] = a.at(l);
   } else {
@@ -152,8 +152,8 @@ void compare(const Instruction &in, ExecutionState &s) {
     else return S(x) >= S(y);
   };
   std::uint8_t *r = s.reg<std::uint8_t>(in.result);
-  const std::uint32_t n = s.laneCount;
-  if (s.fullMask) {
+  const std::uint32_t n = s.span;
+  if (s.dense) {
     // An ordering of a sequence that does not wrap within the warp against
     // a constant holds on an interval of lanes that contains the first or
     // the last: when both agree, so do all (a bounds test `i < n`).
@@ -184,7 +184,7 @@ void compare(const Instruction &in, ExecutionState &s) {
 template <typename T, BinaryOp Op> Handler compareFor(bool aAffine, bool bAffine) {
   if (aAffine == bAffine)
     return nullptr; // one pair and one uniform value
-  return aAffine ? &compare<T, Op, true, false> : &compare<T, Op, false, true>;
+  return aAffine ? forIsa<&compare<T, Op, true, false>>() : forIsa<&compare<T, Op, false, true>>();
 }
 
 template <typename T> Handler compareOf(BinaryOp op, bool aAffine, bool bAffine) {
@@ -209,7 +209,7 @@ template <typename T> Handler compareOf(BinaryOp op, bool aAffine, bool bAffine)
 // The active lanes lie in [first, last) (first == last: none), under a
 // partial mask.
 inline std::pair<std::uint32_t, std::uint32_t> activeSpan(const ExecutionState &s) {
-  std::uint32_t first = 0, last = s.laneCount;
+  std::uint32_t first = 0, last = s.span;
   while (first < last && !s.active[first])
     ++first;
   while (last > first && !s.active[last - 1])
@@ -225,9 +225,9 @@ template <std::uint32_t Bytes> struct Memory {
   static void load(const Instruction &in, ExecutionState &s) {
     const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, in.operand[0]);
     T *r = s.reg<T>(in.result);
-    const std::uint32_t w = s.width, n = s.laneCount, components = in.components;
+    const std::uint32_t w = s.width, n = s.span, components = in.components;
     const auto *base = reinterpret_cast<const std::byte *>(p.base);
-    if (s.fullMask && p.stride == std::uint64_t(components) * Bytes) {
+    if (s.dense && p.stride == std::uint64_t(components) * Bytes) {
       if (components == 1)
         std::memcpy(r, base, std::size_t(n) * Bytes);
       else
@@ -237,7 +237,7 @@ template <std::uint32_t Bytes> struct Memory {
     std::uint32_t done = 0;
 #if defined(__SSE2__)
     // Vectors at a stride other than their size (vload4(4 * i + k, p)).
-    if (s.fullMask && components > 1)
+    if (s.dense && components > 1)
       done = transposeBlocks<Bytes, false>(r, const_cast<std::byte *>(base), components, n, w,
                                            std::int64_t(p.stride));
 #endif
@@ -273,12 +273,12 @@ template <std::uint32_t Bytes> struct Memory {
   template <bool ValueVarying> static void store(const Instruction &in, ExecutionState &s) {
     const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, in.operand[0]);
     const T *value = s.reg<const T>(in.operand[1]);
-    const std::uint32_t w = s.width, n = s.laneCount, components = in.components;
+    const std::uint32_t w = s.width, n = s.span, components = in.components;
     auto *base = reinterpret_cast<std::byte *>(p.base);
     if constexpr (ValueVarying) {
       const std::int64_t stride = std::int64_t(p.stride);
       const std::int64_t size = std::int64_t(components) * Bytes;
-      if (s.fullMask && stride == size) {
+      if (s.dense && stride == size) {
         if (components == 1)
           std::memcpy(base, value, std::size_t(n) * Bytes);
         else
@@ -302,7 +302,7 @@ template <std::uint32_t Bytes> struct Memory {
 #if defined(__SSE2__)
       // Vectors at a stride other than their size that do not overlap: the
       // order of the writes cannot show.
-      if (s.fullMask && components > 1 && (stride < 0 ? -stride : stride) >= size) {
+      if (s.dense && components > 1 && (stride < 0 ? -stride : stride) >= size) {
         const std::uint32_t done = transposeBlocks<Bytes, true>(
             const_cast<T *>(value), base, components, n, w, stride);
         for (std::uint32_t l = done; l < n; ++l)
@@ -390,9 +390,9 @@ Handler affineOffsetHandler(std::uint32_t indexBytes, bool baseAffine, bool inde
 Handler affineMaterialiseHandler(std::uint32_t elementBytes) {
   switch (elementBytes) {
   case 4:
-    return &materialise<std::uint32_t>;
+    return forIsa<&materialise<std::uint32_t>>();
   case 8:
-    return &materialise<std::uint64_t>;
+    return forIsa<&materialise<std::uint64_t>>();
   default:
     return nullptr;
   }
@@ -405,7 +405,7 @@ Handler affineLoadHandler(std::uint32_t elementBytes) {
     if constexpr (B == 16)
       return nullptr;
     else
-      return &Memory<B>::load;
+      return forIsa<&Memory<B>::load>();
   });
 }
 
@@ -416,7 +416,8 @@ Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying) {
     if constexpr (B == 16)
       return nullptr;
     else
-      return valueVarying ? &Memory<B>::template store<true> : &Memory<B>::template store<false>;
+      return valueVarying ? forIsa<&Memory<B>::template store<true>>()
+                          : forIsa<&Memory<B>::template store<false>>();
   });
 }
 

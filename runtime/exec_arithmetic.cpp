@@ -261,7 +261,7 @@ template <std::uint32_t Bytes> struct Select {
     const T *b = s.reg<const T>(in.operand[2]);
     T *r = s.reg<T>(in.result);
     const bool scalarCondition = in.aux != 0;
-    const std::uint32_t w = s.width, n = s.laneCount;
+    const std::uint32_t w = s.width, n = s.span;
     for (std::uint32_t c = 0; c < in.components; ++c) {
       const std::uint8_t *cc = condition + (scalarCondition ? 0 : (CV ? c * w : c));
       const T *ac = a + (AV ? c * w : c);
@@ -271,7 +271,7 @@ template <std::uint32_t Bytes> struct Select {
       } else {
         T *rc = r + c * w;
         // Two loops, so that each is a blend the compiler vectorises.
-        if (s.fullMask) {
+        if (s.dense) {
           for (std::uint32_t l = 0; l < n; ++l)
             rc[l] = cc[CV ? l : 0] ? ac[AV ? l : 0] : bc[BV ? l : 0];
         } else {

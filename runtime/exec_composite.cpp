@@ -30,7 +30,7 @@ template <std::uint32_t Bytes> struct VectorShuffle {
     const T *a = s.reg<const T>(in.operand[0]);
     const T *b = s.reg<const T>(in.operand[1]);
     T *r = s.reg<T>(in.result);
-    const std::uint32_t w = s.width, n = s.laneCount, firstLength = in.aux;
+    const std::uint32_t w = s.width, n = s.span, firstLength = in.aux;
     for (std::uint32_t c = 0; c < selection.size(); ++c) {
       const std::uint32_t pick = selection[c];
       if (pick == 0xFFFFFFFFu)
@@ -44,7 +44,7 @@ template <std::uint32_t Bytes> struct VectorShuffle {
       } else {
         T *rc = r + c * w;
         const T *sc = source + (sourceVarying ? k * w : k);
-        builtins::copyLanes(rc, sc, sourceVarying, n, s.fullMask ? nullptr : s.active);
+        builtins::copyLanes(rc, sc, sourceVarying, n, s.dense ? nullptr : s.active);
       }
     }
   }
@@ -192,8 +192,8 @@ template <std::uint32_t Bytes, bool TwoInputs> struct Shuffle {
                                       XV,
                                       YV,
                                       MV};
-    builtins::shuffleLanes(o, in.components, in.aux, TwoInputs, RV ? s.laneCount : 1,
-                           RV && !s.fullMask ? s.active : nullptr);
+    builtins::shuffleLanes(o, in.components, in.aux, TwoInputs, RV ? s.span : 1,
+                           RV && !s.dense ? s.active : nullptr);
   }
 };
 } // namespace

@@ -67,8 +67,8 @@ void shuffleWhole(const Instruction &in, ExecutionState &s) {
 
 template <std::uint32_t Bytes, LaneSource Kind, typename Index>
 Handler shuffleWholeFor(bool indexVarying) {
-  return indexVarying ? &shuffleWhole<Bytes, Kind, Index, true>
-                      : &shuffleWhole<Bytes, Kind, Index, false>;
+  return indexVarying ? forIsa<&shuffleWhole<Bytes, Kind, Index, true>>()
+                      : forIsa<&shuffleWhole<Bytes, Kind, Index, false>>();
 }
 
 template <std::uint32_t Bytes, LaneSource Kind>
@@ -387,11 +387,11 @@ template <GroupArithmetic Op, Scan Kind> Handler arithmeticFor(Scalar type) {
     if constexpr (S == Scalar::I128)
       return nullptr;
     else if constexpr (logical)
-      return S == Scalar::Bool ? &arithmetic<T, Op, Kind> : nullptr;
+      return S == Scalar::Bool ? forIsa<&arithmetic<T, Op, Kind>>() : nullptr;
     else if constexpr (floatOp)
-      return std::is_integral_v<T> ? nullptr : &arithmetic<T, Op, Kind>;
+      return std::is_integral_v<T> ? nullptr : forIsa<&arithmetic<T, Op, Kind>>();
     else if constexpr (std::is_integral_v<T> && S != Scalar::Bool)
-      return &arithmetic<T, Op, Kind>;
+      return forIsa<&arithmetic<T, Op, Kind>>();
     else
       return nullptr;
   });
@@ -414,7 +414,7 @@ Handler subgroupShuffleHandler(std::uint32_t elementBytes) {
     if constexpr (B == 16)
       return nullptr;
     else
-      return &shuffle<B>;
+      return forIsa<&shuffle<B>>();
   });
 }
 

@@ -55,18 +55,18 @@ template <std::uint32_t Bytes> struct Load {
         const T value = read<T>(pointer[0] + c * Bytes);
         forActiveLanes(s, [&](std::uint32_t l) { r[c * w + l] = value; });
       }
-    } else if (s.fullMask && consecutive(pointer, s.laneCount, in.components * Bytes)) {
+    } else if (s.dense && consecutive(pointer, s.span, in.components * Bytes)) {
       // Lane l reads the element after lane l - 1's: one contiguous block.
       const auto *base = reinterpret_cast<const std::byte *>(pointer[0]);
       if (in.components == 1)
-        std::memcpy(r, base, std::size_t(s.laneCount) * Bytes);
+        std::memcpy(r, base, std::size_t(s.span) * Bytes);
       else
-        deinterleave<Bytes>(r, base, in.components, s.laneCount, w);
-    } else if (s.fullMask) {
+        deinterleave<Bytes>(r, base, in.components, s.span, w);
+    } else if (s.dense) {
       for (std::uint32_t c = 0; c < in.components; ++c) {
         T *rc = r + c * w;
         const std::uint64_t offset = c * Bytes;
-        for (std::uint32_t l = 0; l < s.laneCount; ++l)
+        for (std::uint32_t l = 0; l < s.span; ++l)
           std::memcpy(&rc[l], reinterpret_cast<const void *>(pointer[l] + offset), Bytes);
       }
     } else {
@@ -82,12 +82,12 @@ template <std::uint32_t Bytes, bool PV, bool VV> void store(const Instruction &i
   const T *value = s.reg<const T>(in.operand[1]);
   const std::uint32_t w = s.width;
   if constexpr (PV && VV) {
-    if (s.fullMask && consecutive(pointer, s.laneCount, in.components * Bytes)) {
+    if (s.dense && consecutive(pointer, s.span, in.components * Bytes)) {
       auto *base = reinterpret_cast<std::byte *>(pointer[0]);
       if (in.components == 1)
-        std::memcpy(base, value, std::size_t(s.laneCount) * Bytes);
+        std::memcpy(base, value, std::size_t(s.span) * Bytes);
       else
-        interleave<Bytes>(base, value, in.components, s.laneCount, w);
+        interleave<Bytes>(base, value, in.components, s.span, w);
       return;
     }
   }
@@ -100,7 +100,7 @@ template <std::uint32_t Bytes, bool PV, bool VV> void store(const Instruction &i
 template <std::uint32_t Bytes> Handler storeFor(const Shape &shape) {
   const bool pv = shape.operand[0], vv = shape.operand[1];
   if (pv)
-    return vv ? &store<Bytes, true, true> : &store<Bytes, true, false>;
+    return vv ? forIsa<&store<Bytes, true, true>>() : forIsa<&store<Bytes, true, false>>();
   return vv ? &store<Bytes, false, true> : &store<Bytes, false, false>;
 }
 
@@ -122,8 +122,8 @@ template <std::uint32_t IndexBytes> struct PointerIndex {
     };
     if constexpr (!RV)
       r[0] = at(0);
-    else if (s.fullMask) {
-      for (std::uint32_t l = 0; l < s.laneCount; ++l)
+    else if (s.dense) {
+      for (std::uint32_t l = 0; l < s.span; ++l)
         r[l] = at(l);
     } else {
       forActiveLanes(s, [&](std::uint32_t l) { r[l] = at(l); });

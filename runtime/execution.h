@@ -51,6 +51,12 @@ struct ExecutionState {
   std::byte *registers = nullptr;
   std::uint8_t *active = nullptr; // 1 for each lane that runs the current block
   bool fullMask = false;          // every lane of the warp is active
+  // The lanes the elementwise loops run over: every active lane is below
+  // `span` (laneCount under a full mask), and when `dense`, every lane below
+  // it is active, so that the loop needs no mask. A tree reduction's
+  // `if (lid < k)` runs k lanes, not the warp.
+  std::uint32_t span = 0;
+  bool dense = false;
   std::uint32_t width = 0;        // lanes a varying register holds
   std::uint32_t laneCount = 0;    // lanes present in this warp (<= width)
   std::uint32_t firstLocalIndex = 0;
@@ -114,13 +120,13 @@ inline std::uint32_t firstActiveLane(const ExecutionState &s) {
   return lane;
 }
 
-// Calls f(lane) for every active lane.
+// Calls f(lane) for every active lane, in lane order.
 template <typename F> inline void forActiveLanes(const ExecutionState &s, F &&f) {
-  if (s.fullMask) {
-    for (std::uint32_t lane = 0; lane < s.laneCount; ++lane)
+  if (s.dense) {
+    for (std::uint32_t lane = 0; lane < s.span; ++lane)
       f(lane);
   } else {
-    for (std::uint32_t lane = 0; lane < s.laneCount; ++lane)
+    for (std::uint32_t lane = 0; lane < s.span; ++lane)
       if (s.active[lane])
         f(lane);
   }
@@ -172,11 +178,11 @@ inline void elementwise(const ExecutionState &s, R *r, const A *a, std::uint32_t
     for (std::uint32_t c = 0; c < components; ++c)
       r[c] = f(a[c]);
   } else {
-    const std::uint32_t w = s.width, n = s.laneCount;
+    const std::uint32_t w = s.width, n = s.span;
     for (std::uint32_t c = 0; c < components; ++c) {
       R *rc = r + c * w;
       const A *ac = a + (AV ? c * w : c);
-      if (s.fullMask) {
+      if (s.dense) {
         for (std::uint32_t l = 0; l < n; ++l)
           rc[l] = f(ac[AV ? l : 0]);
       } else {
@@ -195,12 +201,12 @@ inline void elementwise(const ExecutionState &s, R *r, const A *a, const B *b,
     for (std::uint32_t c = 0; c < components; ++c)
       r[c] = f(a[c], b[c]);
   } else {
-    const std::uint32_t w = s.width, n = s.laneCount;
+    const std::uint32_t w = s.width, n = s.span;
     for (std::uint32_t c = 0; c < components; ++c) {
       R *rc = r + c * w;
       const A *ac = a + (AV ? c * w : c);
       const B *bc = b + (BV ? c * w : c);
-      if (s.fullMask) {
+      if (s.dense) {
         for (std::uint32_t l = 0; l < n; ++l)
           rc[l] = f(ac[AV ? l : 0], bc[BV ? l : 0]);
       } else {
@@ -220,13 +226,13 @@ inline void elementwise(const ExecutionState &s, R *r, const A *a, const B *b, c
     for (std::uint32_t c = 0; c < components; ++c)
       r[c] = f(a[c], b[c], c3[c]);
   } else {
-    const std::uint32_t w = s.width, n = s.laneCount;
+    const std::uint32_t w = s.width, n = s.span;
     for (std::uint32_t c = 0; c < components; ++c) {
       R *rc = r + c * w;
       const A *ac = a + (AV ? c * w : c);
       const B *bc = b + (BV ? c * w : c);
       const C *cc = c3 + (CV ? c * w : c);
-      if (s.fullMask) {
+      if (s.dense) {
         for (std::uint32_t l = 0; l < n; ++l)
           rc[l] = f(ac[AV ? l : 0], bc[BV ? l : 0], cc[CV ? l : 0]);
       } else {

@@ -23,7 +23,9 @@ template <typename T>
 void copyElements(const RegisterCopy &copy, const ExecutionState &s, const std::uint8_t *mask) {
   const T *from = s.reg<T>(copy.from);
   T *to = s.reg<T>(copy.to);
-  const std::uint32_t w = s.width, n = s.laneCount;
+  // Under a mask, the lanes it names are among the block's active lanes,
+  // all below the span.
+  const std::uint32_t w = s.width, n = mask ? s.span : s.laneCount;
   for (std::uint32_t c = 0; c < copy.components; ++c) {
     if (!copy.toVarying) {
       // A uniform destination: the value is the same in every lane that
@@ -274,6 +276,14 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
     }
     return block;
   };
+  // Whether lanes wait at a block numbered `block` or lower.
+  auto occupiedUpTo = [&](std::uint32_t block) {
+    for (std::uint32_t k = 0; k < block / 64; ++k)
+      if (control.occupied[k])
+        return true;
+    const std::uint64_t below = ~std::uint64_t(0) >> (63 - block % 64);
+    return (control.occupied[block / 64] & below) != 0;
+  };
   auto leave = [&](std::uint32_t block, const Mask &lanes) {
     std::uint64_t *w = waitingAt(block);
     bool empty = true;
@@ -301,17 +311,27 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
 
   Mask lanes, taken, notTaken;
   std::uint32_t current = next(lanes);
-  // Lanes that next() chose leave their block and set the mask; the whole
-  // warp going on together to the one target keeps both (the fast path of
-  // code without divergence).
+  // Lanes that next() chose leave their block and set the mask; lanes that
+  // go on together to their one target (below) keep both: the fast path of
+  // code without divergence, and of the lanes still in a divergent loop.
   bool chosen = true, full = false;
   while (current != noBlock) {
     if (chosen) {
       leave(current, lanes);
       full = ops.equal(lanes.data(), all.data());
       s.fullMask = full;
-      if (!full)
+      s.span = n;
+      s.dense = full;
+      if (!full) {
         expand(lanes.data(), n, s.active);
+        std::uint32_t count = 0;
+        for (std::uint32_t k = 0; k < words; ++k) {
+          count += static_cast<std::uint32_t>(std::popcount(lanes[k]));
+          if (lanes[k])
+            s.span = k * 64 + 64 - static_cast<std::uint32_t>(std::countl_zero(lanes[k]));
+        }
+        s.dense = count == s.span;
+      }
     }
     const std::uint8_t *activeMask = full ? nullptr : s.active;
 
@@ -427,11 +447,15 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
       break;
     }
 
+    // The lanes go on together, their mask as it is, when they all go to
+    // one target where no lane waits and no lane waits before it: the
+    // target is then where next() would take them (a divergent loop's
+    // active lanes, with the others waiting at its exit).
     std::uint32_t target;
-    const bool together = single != noBlock && full;
+    const bool together = single != noBlock && (full || !occupiedUpTo(single));
     chosen = !together;
     if (together) {
-      target = single; // every lane of the warp, and no other waiting
+      target = single;
     } else {
       if (single != noBlock)
         arrive(single, lanes.data());

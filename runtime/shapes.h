@@ -4,6 +4,7 @@
 
 #include "runtime/bytecode.h"
 #include "runtime/execution.h"
+#include "runtime/isa.h"
 
 #include <bit>
 #include <cstdint>
@@ -25,7 +26,8 @@ template <> struct ScalarType<Scalar::F32> { using type = float; };
 template <> struct ScalarType<Scalar::F64> { using type = double; };
 template <Scalar S> using ScalarT = typename ScalarType<S>::type;
 
-template <typename T> constexpr bool isFloat = std::is_floating_point_v<T> || std::is_same_v<T, half>;
+template <typename T>
+constexpr bool isFloat = std::is_floating_point_v<T> || std::is_same_v<T, half>;
 
 // A half widened to float, exactly, in integer operations and one float
 // subtraction, without a branch: a loop of them vectorises (the three forms
@@ -39,8 +41,8 @@ inline float widenBits(std::uint16_t h) {
   // A normal number: the exponent rebiased from 15 to 127.
   const std::uint32_t normal = magnitude + ((127 - 15) << 23);
   // Infinity or NaN: the largest exponent; a NaN made quiet.
-  const std::uint32_t special = (normal + ((128 - 16) << 23)) |
-                                 std::uint32_t((magnitude & 0x007fe000) != 0) << 22;
+  const std::uint32_t special =
+      (normal + ((128 - 16) << 23)) | std::uint32_t((magnitude & 0x007fe000) != 0) << 22;
   // Zero or subnormal: 2^-14 * (1 + f / 2^10) - 2^-14 is f * 2^-24, exact.
   const std::uint32_t small = std::bit_cast<std::uint32_t>(
       std::bit_cast<float>(normal + (1u << 23)) - std::bit_cast<float>(0x38800000u));
@@ -106,19 +108,24 @@ template <typename F> auto withElementBytes(std::uint32_t bytes, F &&f) {
 }
 
 // H::template run<RV, AV> for a one-operand handler family. A uniform result
-// needs a uniform operand.
+// needs a uniform operand. A varying result's handler is the form for the
+// process's instruction set (runtime/isa.h): its loops over lanes are what
+// wider vectors speed up.
 template <typename H> Handler shaped1(const Shape &s) {
   if (!s.result)
     return s.operand[0] ? nullptr : &H::template run<false, false>;
-  return s.operand[0] ? &H::template run<true, true> : &H::template run<true, false>;
+  return s.operand[0] ? forIsa<&H::template run<true, true>>()
+                      : forIsa<&H::template run<true, false>>();
 }
 
 template <typename H> Handler shaped2(const Shape &s) {
   if (!s.result)
     return s.operand[0] || s.operand[1] ? nullptr : &H::template run<false, false, false>;
   if (s.operand[0])
-    return s.operand[1] ? &H::template run<true, true, true> : &H::template run<true, true, false>;
-  return s.operand[1] ? &H::template run<true, false, true> : &H::template run<true, false, false>;
+    return s.operand[1] ? forIsa<&H::template run<true, true, true>>()
+                        : forIsa<&H::template run<true, true, false>>();
+  return s.operand[1] ? forIsa<&H::template run<true, false, true>>()
+                      : forIsa<&H::template run<true, false, false>>();
 }
 
 template <typename H> Handler shaped3(const Shape &s) {
@@ -129,21 +136,21 @@ template <typename H> Handler shaped3(const Shape &s) {
   const int key = (s.operand[0] ? 4 : 0) | (s.operand[1] ? 2 : 0) | (s.operand[2] ? 1 : 0);
   switch (key) {
   case 0:
-    return &H::template run<true, false, false, false>;
+    return forIsa<&H::template run<true, false, false, false>>();
   case 1:
-    return &H::template run<true, false, false, true>;
+    return forIsa<&H::template run<true, false, false, true>>();
   case 2:
-    return &H::template run<true, false, true, false>;
+    return forIsa<&H::template run<true, false, true, false>>();
   case 3:
-    return &H::template run<true, false, true, true>;
+    return forIsa<&H::template run<true, false, true, true>>();
   case 4:
-    return &H::template run<true, true, false, false>;
+    return forIsa<&H::template run<true, true, false, false>>();
   case 5:
-    return &H::template run<true, true, false, true>;
+    return forIsa<&H::template run<true, true, false, true>>();
   case 6:
-    return &H::template run<true, true, true, false>;
+    return forIsa<&H::template run<true, true, true, false>>();
   default:
-    return &H::template run<true, true, true, true>;
+    return forIsa<&H::template run<true, true, true, true>>();
   }
 }
 

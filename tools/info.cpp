@@ -173,6 +173,15 @@ bool flagSet(const char *name) {
   return !value.empty() && value != "0";
 }
 
+bool processorHasAvx2() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
+}
+
 void printChecks() {
   const std::string list = variable("LANEWISE_CHECK");
   const EnabledChecks enabled = enabledChecks(list);
@@ -187,6 +196,12 @@ void printChecks() {
   field("JSON findings file", jsonFile.empty() ? "none" : jsonFile);
   field("Abort on a finding", yesNo(flagSet("LANEWISE_CHECK_ABORT")));
   field("Deterministic", yesNo(flagSet("LANEWISE_DETERMINISTIC")), 0);
+  // As the library chooses its handlers (runtime/isa.h).
+  const bool baseline = variable("LANEWISE_ISA") == "baseline";
+  const bool avx2 = !baseline && processorHasAvx2();
+  field("Vector instructions", std::string(avx2 ? "AVX2" : "baseline x86-64 (SSE2)") +
+                                   (baseline ? " (LANEWISE_ISA=baseline)" : ""),
+        0);
 }
 
 } // namespace

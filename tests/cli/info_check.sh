@@ -14,7 +14,7 @@ fail() { echo "info check: $*"; failures=$((failures + 1)); }
 field() { sed -n "s/^$1  *//p" <<<"$2" | head -1; }
 
 unset LANEWISE_LIBRARY LANEWISE_CHECK LANEWISE_CHECK_FILE LANEWISE_CHECK_JSON \
-      LANEWISE_CHECK_ABORT LANEWISE_DETERMINISTIC
+      LANEWISE_CHECK_ABORT LANEWISE_DETERMINISTIC LANEWISE_ISA
 out=$("$lanewise" info 2>&1)
 status=$?
 [ $status -eq 0 ] || fail "exited with $status: $out"
@@ -36,6 +36,13 @@ for extension in $extensions; do
   grep -qw -- "$extension" <<<"$out" || fail "extension $extension is not listed"
 done
 [ "$(field Checks "$out")" = "none (LANEWISE_CHECK is not set)" ] || fail "checks without LANEWISE_CHECK"
+# The handlers' instruction set: AVX2 where /proc/cpuinfo lists it.
+if grep -qw avx2 /proc/cpuinfo; then expected=AVX2; else expected="baseline x86-64 (SSE2)"; fi
+[ "$(field "Vector instructions" "$out")" = "$expected" ] ||
+  fail "vector instructions '$(field "Vector instructions" "$out")', expected '$expected'"
+out=$(LANEWISE_ISA=baseline "$lanewise" info)
+[ "$(field "Vector instructions" "$out")" = "baseline x86-64 (SSE2) (LANEWISE_ISA=baseline)" ] ||
+  fail "LANEWISE_ISA=baseline not shown: '$(field "Vector instructions" "$out")'"
 
 out=$(LANEWISE_CHECK=races,bounds LANEWISE_CHECK_ABORT=1 LANEWISE_DETERMINISTIC=1 \
       LANEWISE_CHECK_JSON=/tmp/findings.jsonl "$lanewise" info)
