@@ -26,6 +26,4 @@ Isa handlerIsa() {
   return isa;
 }
 
-const char *isaName(Isa isa) { return isa == Isa::Avx2 ? "avx2" : "baseline"; }
-
 } // namespace lanewise::runtime

@@ -16,7 +16,6 @@ enum class Isa : std::uint8_t {
 // AVX2 where the processor has it, unless LANEWISE_ISA=baseline asks for
 // the baseline (to test that path on any machine). Read once.
 Isa handlerIsa();
-const char *isaName(Isa isa);
 
 // F built again for AVX2: every call F makes that can be inlined is inlined
 // into this function, whose code may use AVX2 (a handler's loops over the
