@@ -212,8 +212,9 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
   // still reconverge; only whole sub-groups move ahead of the others.
   constexpr std::uint32_t spinBudget = 1u << 12;
   constexpr std::uint32_t noFocus = ~0u;
-  const std::uint32_t subgroupSize = s.group->subgroupSize;
-  const std::uint32_t subgroups = (n + subgroupSize - 1) / subgroupSize;
+  // Read when a turn is taken, off the path of a warp that does not spin.
+  auto subgroupSize = [&] { return s.group->subgroupSize; };
+  auto subgroupCount = [&] { return (n + subgroupSize() - 1) / subgroupSize(); };
   std::uint32_t focus = noFocus, backEdges = 0, turns = 0;
   Mask focusLanes;
   std::copy_n(all.data(), words, focusLanes.data());
@@ -224,8 +225,8 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
       return;
     }
     std::fill_n(focusLanes.data(), words, 0);
-    for (std::uint32_t l = subgroup * subgroupSize; l < std::min(n, (subgroup + 1) * subgroupSize);
-         ++l)
+    const std::uint32_t size = subgroupSize();
+    for (std::uint32_t l = subgroup * size; l < std::min(n, (subgroup + 1) * size); ++l)
       focusLanes[l / 64] |= std::uint64_t(1) << (l % 64);
   };
 
@@ -255,6 +256,7 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
   auto nextSubgroup = [&](std::uint32_t from, const Mask &busy) -> std::uint32_t {
     const std::uint32_t saved = focus;
     std::uint32_t found = noFocus;
+    const std::uint32_t subgroups = subgroupCount();
     for (std::uint32_t step = 1; step < subgroups && found == noFocus; ++step) {
       const std::uint32_t candidate = (from + step) % subgroups;
       setFocus(candidate);
@@ -473,9 +475,10 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
       }
       if (together)
         arrive(target, lanes.data());
-      const std::uint32_t looping = focus != noFocus ? focus : ops.firstSet(lanes.data()) /
-                                                                   subgroupSize;
-      const std::uint32_t other = turns < subgroups ? nextSubgroup(looping, lanes) : noFocus;
+      const std::uint32_t looping =
+          focus != noFocus ? focus : ops.firstSet(lanes.data()) / subgroupSize();
+      const std::uint32_t other =
+          turns < subgroupCount() ? nextSubgroup(looping, lanes) : noFocus;
       if (other != noFocus) {
         ++turns;
         setFocus(other);

@@ -423,6 +423,11 @@ void checkBarrier(const KernelCode &code, const std::vector<ExecutionState> &sta
 
 // The work-group id of the linear work-group number, dimension 0 fastest.
 void groupCoordinates(const LaunchPlan &plan, std::uint64_t linearGroup, std::uint64_t id[3]) {
+  if (plan.groups[1] == 1 && plan.groups[2] == 1) { // one dimension: no division
+    id[0] = linearGroup;
+    id[1] = id[2] = 0;
+    return;
+  }
   for (int d = 0; d < 3; ++d) {
     id[d] = linearGroup % plan.groups[d];
     linearGroup /= plan.groups[d];
