@@ -22,13 +22,14 @@ struct ProgramExecutable {
     const lanewise::spirv::EntryPoint *entryPoint = nullptr;
     std::shared_ptr<const lanewise::runtime::KernelCode> code;
     // The same kernel lowered for launches whose warps each lie in one row
-    // of their work-group (runtime::warpsLieInRows), with affine ids; null
-    // when it would be the same code.
+    // of their work-group or hold whole rows, with global ids below 2^31
+    // (runtime::affineIdsHold), with affine ids; null when it would be the
+    // same code.
     std::shared_ptr<const lanewise::runtime::KernelCode> rowCode;
     // The code for a launch of `range`.
     const std::shared_ptr<const lanewise::runtime::KernelCode> &
     codeFor(const lanewise::runtime::NDRange &range) const {
-      return rowCode && lanewise::runtime::warpsLieInRows(rowCode->width, range) ? rowCode : code;
+      return rowCode && lanewise::runtime::affineIdsHold(rowCode->width, range) ? rowCode : code;
     }
     std::vector<lanewise::spirv::KernelArgument> arguments;
   };

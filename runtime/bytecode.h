@@ -158,6 +158,9 @@ struct BuiltinRegister {
   std::uint32_t components; // 1 or 3
   bool varying;
   bool wide; // 64-bit elements (size_t), else 32-bit
+  // The first component written (an affine id's base: one component of
+  // the id vector, at `offset`).
+  std::uint32_t firstComponent = 0;
 };
 
 // A register whose contents are fixed for the whole launch.
@@ -216,8 +219,8 @@ struct KernelCode {
   MemoryLayout memory;
   bool hasBarrier = false;
   // The code holds affine values derived from the ids: it may only run
-  // launches whose warps each lie in one row of their work-group
-  // (warpsLieInRows, runtime/launch.h).
+  // launches whose warps each lie in one row of their work-group or hold
+  // whole rows, with global ids below 2^31 (affineIdsHold, runtime/launch.h).
   bool rowWarps = false;
   // Asynchronous work-group copies in the code (each has a site number).
   std::uint32_t asyncCopySites = 0;

@@ -1,15 +1,22 @@
-// Affine lane values: a value that is base + lane × stride in every lane of a
-// warp is held as that pair, one uniform register of two elements (base,
-// then stride), instead of one element per lane. The arithmetic that keeps
-// a value affine works on the pair alone, once per warp; a load or store
-// through an affine pointer is a block copy (or a strided loop), with no
-// address per lane. Integers are unsigned and wrap: affinity modulo 2^n is
-// kept by addition, subtraction, multiplication, left shifts and
-// truncation, so the pair's arithmetic is the lanes' arithmetic.
+// Affine lane values: a value that is base + x × stride + y × rowStride in
+// every lane of a warp, lane l being at x = l % rowLanes in the warp's row
+// y = l / rowLanes (ExecutionState::rowLanes), is held as those three
+// elements in one uniform register instead of one element per lane. When
+// the warp lies in one row of its work-group, rowLanes is the width and the
+// value is base + lane × stride; when it holds whole rows (a 16 x 16
+// work-group in 128-lane warps), the row stride carries the y ids. The
+// arithmetic that keeps a value affine works on the three elements alone,
+// once per warp; a load or store through an affine pointer is a block copy
+// per row (one for the warp when the rows are contiguous), a broadcast
+// when the row stride is all there is, or a strided loop, with no address
+// per lane. Integers are unsigned and wrap: affinity modulo 2^n is kept by
+// addition, subtraction, multiplication, left shifts and truncation, so the
+// elements' arithmetic is the lanes' arithmetic.
 #include "runtime/handlers.h"
 #include "runtime/interleave.h"
 #include "runtime/shapes.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -19,23 +26,36 @@ namespace lanewise::runtime {
 namespace {
 
 template <typename T> struct Pair {
-  T base, stride;
-  T at(std::uint32_t lane) const { return T(base + T(lane) * stride); }
+  T base, stride, rowStride;
+  // Lane x of the row this pair is of (row()).
+  T at(std::uint32_t x) const { return T(base + T(x) * stride); }
+  // The values of row y: the same strides from that row's first lane.
+  Pair row(std::uint32_t y) const { return {T(base + T(y) * rowStride), stride, rowStride}; }
 };
 
-// An operand: a pair, or a uniform value (stride 0).
+// An operand: a pair, or a uniform value (strides 0).
 template <typename T, bool Affine> Pair<T> pairAt(const ExecutionState &s, std::uint32_t offset) {
   const T *p = s.reg<const T>(offset);
   if constexpr (Affine)
-    return {p[0], p[1]};
+    return {p[0], p[1], p[2]};
   else
-    return {p[0], T(0)};
+    return {p[0], T(0), T(0)};
 }
 
 template <typename T> void setPair(const ExecutionState &s, std::uint32_t offset, Pair<T> pair) {
   T *p = s.reg<T>(offset);
   p[0] = pair.base;
   p[1] = pair.stride;
+  p[2] = pair.rowStride;
+}
+
+// Calls f(first, end, y) for each row y of the lanes below n: lanes
+// [first, end), at x = l - first.
+template <typename F> void forRows(const ExecutionState &s, std::uint32_t n, F &&f) {
+  const std::uint32_t perRow = s.rowLanes ? s.rowLanes : s.width;
+  std::uint32_t y = 0;
+  for (std::uint32_t first = 0; first < n; first += perRow, ++y)
+    f(first, std::min(n, first + perRow), y);
 }
 
 template <typename T, AffineOp Op> struct Arithmetic {
@@ -43,15 +63,19 @@ template <typename T, AffineOp Op> struct Arithmetic {
     const Pair<T> a = pairAt<T, AA>(s, in.operand[0]), b = pairAt<T, BA>(s, in.operand[1]);
     constexpr T bits = sizeof(T) * 8;
     if constexpr (Op == AffineOp::Add)
-      setPair<T>(s, in.result, {T(a.base + b.base), T(a.stride + b.stride)});
+      setPair<T>(s, in.result,
+                 {T(a.base + b.base), T(a.stride + b.stride), T(a.rowStride + b.rowStride)});
     else if constexpr (Op == AffineOp::Sub)
-      setPair<T>(s, in.result, {T(a.base - b.base), T(a.stride - b.stride)});
+      setPair<T>(s, in.result,
+                 {T(a.base - b.base), T(a.stride - b.stride), T(a.rowStride - b.rowStride)});
     else if constexpr (Op == AffineOp::Mul) // one of the two is uniform
       setPair<T>(s, in.result,
-                 {T(a.base * b.base), T(a.stride * b.base + b.stride * a.base)});
-    else // ShiftLeft by a uniform count, taken modulo the width as the lanes' is
-      setPair<T>(s, in.result,
-                 {T(a.base << (b.base & (bits - 1))), T(a.stride << (b.base & (bits - 1)))});
+                 {T(a.base * b.base), T(a.stride * b.base + b.stride * a.base),
+                  T(a.rowStride * b.base + b.rowStride * a.base)});
+    else { // ShiftLeft by a uniform count, taken modulo the width as the lanes' is
+      const T count = b.base & (bits - 1);
+      setPair<T>(s, in.result, {T(a.base << count), T(a.stride << count), T(a.rowStride << count)});
+    }
   }
 };
 
@@ -62,15 +86,16 @@ template <typename T, AffineOp Op> Handler arithmeticFor(bool aAffine, bool bAff
   return bAffine ? &H::template run<false, true> : nullptr;
 }
 
-// Truncation: the low bytes of base and stride.
+// Truncation: the low bytes of each element.
 template <typename From, typename To> void truncate(const Instruction &in, ExecutionState &s) {
   const Pair<From> a = pairAt<From, true>(s, in.operand[0]);
-  setPair<To>(s, in.result, {To(a.base), To(a.stride)});
+  setPair<To>(s, in.result, {To(a.base), To(a.stride), To(a.rowStride)});
 }
 
 // Widening of a pair whose lanes do not wrap (the lowering proves it): the
-// first lane extended, and the stride as the exact difference of the first
-// two lanes.
+// first lane extended, and each stride as the exact difference of the
+// first lane and its neighbour in x (in y). A stride no lane pair spans
+// (one lane per row, one row) is never read, whatever it holds.
 template <typename From, typename To, bool Signed>
 void widenPair(const Instruction &in, ExecutionState &s) {
   const Pair<From> a = pairAt<From, true>(s, in.operand[0]);
@@ -80,7 +105,9 @@ void widenPair(const Instruction &in, ExecutionState &s) {
     else
       return To(v);
   };
-  setPair<To>(s, in.result, {extend(a.base), To(extend(From(a.base + a.stride)) - extend(a.base))});
+  setPair<To>(s, in.result,
+              {extend(a.base), To(extend(From(a.base + a.stride)) - extend(a.base)),
+               To(extend(From(a.base + a.rowStride)) - extend(a.base))});
 }
 
 // result = operand[0] + operand[1] * immediate: one index step of an access
@@ -97,8 +124,10 @@ void offset(const Instruction &in, ExecutionState &s) {
   };
   Pair<std::uint64_t> r = base;
   r.base += wide(index[0]) * stride;
-  if constexpr (IndexAffine)
+  if constexpr (IndexAffine) {
     r.stride += index[1] * stride;
+    r.rowStride += index[2] * stride;
+  }
   setPair(s, in.result, r);
 }
 
@@ -119,16 +148,19 @@ void displace(const Instruction &in, ExecutionState &s) {
 // value lane by lane. Inactive lanes keep theirs.
 template <typename T> void materialise(const Instruction &in, ExecutionState &s) {
   const Pair<T> a = pairAt<T, true>(s, in.operand[0]);
-  T *r = s.reg<T>(in.result);
-  const std::uint32_t n = s.span;
-  if (s.dense) {
-    for (std::uint32_t l = 0; l < n; ++l)
-      r[l] = a.at(l);
-  } else {
-    const std::uint8_t *m = s.active;
-    for (std::uint32_t l = 0; l < n; ++l)
-      r[l] = blend(m[l], a.at(l), r[l]);
-  }
+  forRows(s, s.span, [&](std::uint32_t first, std::uint32_t end, std::uint32_t y) {
+    const Pair<T> row = a.row(y);
+    T *r = s.reg<T>(in.result) + first;
+    const std::uint32_t n = end - first;
+    if (s.dense) {
+      for (std::uint32_t x = 0; x < n; ++x)
+        r[x] = row.at(x);
+    } else {
+      const std::uint8_t *m = s.active + first;
+      for (std::uint32_t x = 0; x < n; ++x)
+        r[x] = blend(m[x], row.at(x), r[x]);
+    }
+  });
 }
 
 // An integer comparison of a pair with a uniform value (either side): the
@@ -137,48 +169,52 @@ template <typename T, BinaryOp Op, bool AA, bool BA>
 void compare(const Instruction &in, ExecutionState &s) {
   const Pair<T> a = pairAt<T, AA>(s, in.operand[0]), b = pairAt<T, BA>(s, in.operand[1]);
   using S = std::make_signed_t<T>;
-  auto test = [&](std::uint32_t l) -> std::uint8_t {
-    const T x = a.at(l), y = b.at(l);
-    using enum BinaryOp;
-    if constexpr (Op == IEqual) return x == y;
-    else if constexpr (Op == INotEqual) return x != y;
-    else if constexpr (Op == ULessThan) return x < y;
-    else if constexpr (Op == ULessThanEqual) return x <= y;
-    else if constexpr (Op == UGreaterThan) return x > y;
-    else if constexpr (Op == UGreaterThanEqual) return x >= y;
-    else if constexpr (Op == SLessThan) return S(x) < S(y);
-    else if constexpr (Op == SLessThanEqual) return S(x) <= S(y);
-    else if constexpr (Op == SGreaterThan) return S(x) > S(y);
-    else return S(x) >= S(y);
-  };
-  std::uint8_t *r = s.reg<std::uint8_t>(in.result);
-  const std::uint32_t n = s.span;
-  if (s.dense) {
-    // An ordering of a sequence that does not wrap within the warp against
-    // a constant holds on an interval of lanes that contains the first or
-    // the last: when both agree, so do all (a bounds test `i < n`).
-    constexpr bool ordering = Op != BinaryOp::IEqual && Op != BinaryOp::INotEqual;
-    constexpr bool isSigned = Op == BinaryOp::SLessThan || Op == BinaryOp::SLessThanEqual ||
-                              Op == BinaryOp::SGreaterThan || Op == BinaryOp::SGreaterThanEqual;
-    if (ordering && n > 0) {
-      const Pair<T> p = AA ? a : b;
-      const __int128 first = isSigned ? __int128(S(p.base)) : __int128(p.base);
-      const __int128 last = first + __int128(S(p.stride)) * (n - 1);
-      const __int128 low = isSigned ? __int128(std::numeric_limits<S>::min()) : 0;
-      const __int128 high = isSigned ? __int128(std::numeric_limits<S>::max())
-                                     : __int128(std::numeric_limits<T>::max());
-      if (last >= low && last <= high && test(0) == test(n - 1)) {
-        std::memset(r, test(0), n);
-        return;
+  forRows(s, s.span, [&](std::uint32_t first, std::uint32_t end, std::uint32_t y) {
+    const Pair<T> ra = a.row(y), rb = b.row(y);
+    auto test = [&](std::uint32_t x) -> std::uint8_t {
+      const T u = ra.at(x), v = rb.at(x);
+      using enum BinaryOp;
+      if constexpr (Op == IEqual) return u == v;
+      else if constexpr (Op == INotEqual) return u != v;
+      else if constexpr (Op == ULessThan) return u < v;
+      else if constexpr (Op == ULessThanEqual) return u <= v;
+      else if constexpr (Op == UGreaterThan) return u > v;
+      else if constexpr (Op == UGreaterThanEqual) return u >= v;
+      else if constexpr (Op == SLessThan) return S(u) < S(v);
+      else if constexpr (Op == SLessThanEqual) return S(u) <= S(v);
+      else if constexpr (Op == SGreaterThan) return S(u) > S(v);
+      else return S(u) >= S(v);
+    };
+    std::uint8_t *r = s.reg<std::uint8_t>(in.result) + first;
+    const std::uint32_t n = end - first;
+    if (s.dense) {
+      // An ordering of a sequence that does not wrap within the row
+      // against a constant holds on an interval of lanes that contains the
+      // first or the last: when both agree, so do all (a bounds test
+      // `i < n`).
+      constexpr bool ordering = Op != BinaryOp::IEqual && Op != BinaryOp::INotEqual;
+      constexpr bool isSigned = Op == BinaryOp::SLessThan || Op == BinaryOp::SLessThanEqual ||
+                                Op == BinaryOp::SGreaterThan || Op == BinaryOp::SGreaterThanEqual;
+      if (ordering) {
+        const Pair<T> p = AA ? ra : rb;
+        const __int128 start = isSigned ? __int128(S(p.base)) : __int128(p.base);
+        const __int128 last = start + __int128(S(p.stride)) * (n - 1);
+        const __int128 low = isSigned ? __int128(std::numeric_limits<S>::min()) : 0;
+        const __int128 high = isSigned ? __int128(std::numeric_limits<S>::max())
+                                       : __int128(std::numeric_limits<T>::max());
+        if (last >= low && last <= high && test(0) == test(n - 1)) {
+          std::memset(r, test(0), n);
+          return;
+        }
       }
+      for (std::uint32_t x = 0; x < n; ++x)
+        r[x] = test(x);
+    } else {
+      const std::uint8_t *m = s.active + first;
+      for (std::uint32_t x = 0; x < n; ++x)
+        r[x] = blend(m[x], test(x), r[x]);
     }
-    for (std::uint32_t l = 0; l < n; ++l)
-      r[l] = test(l);
-  } else {
-    const std::uint8_t *m = s.active;
-    for (std::uint32_t l = 0; l < n; ++l)
-      r[l] = blend(m[l], test(l), r[l]);
-  }
+  });
 }
 
 template <typename T, BinaryOp Op> Handler compareFor(bool aAffine, bool bAffine) {
@@ -206,27 +242,96 @@ template <typename T> Handler compareOf(BinaryOp op, bool aAffine, bool bAffine)
   }
 }
 
-// The active lanes lie in [first, last) (first == last: none), under a
-// partial mask.
-inline std::pair<std::uint32_t, std::uint32_t> activeSpan(const ExecutionState &s) {
-  std::uint32_t first = 0, last = s.span;
-  while (first < last && !s.active[first])
+// The active lanes of [first, end) lie in [from, to) (from == to: none).
+inline std::pair<std::uint32_t, std::uint32_t> activeSpan(const ExecutionState &s,
+                                                          std::uint32_t first, std::uint32_t end) {
+  while (first < end && !s.active[first])
     ++first;
-  while (last > first && !s.active[last - 1])
-    --last;
-  return {first, last};
+  while (end > first && !s.active[end - 1])
+    --end;
+  return {first, end};
 }
 
-// Between memory, where lane l's `components` elements are at base + l *
-// stride, and a varying register, component-major.
+// Between memory, where lane l's `components` elements are at the pair's
+// address, and a varying register, component-major; row by row, or the
+// warp at once when its rows follow each other in memory.
 template <std::uint32_t Bytes> struct Memory {
   using T = BitsT<Bytes>;
 
+  // Calls f(row's pair, first, end) for each row, or once for the warp.
+  template <typename F> static void rows(const ExecutionState &s, Pair<std::uint64_t> p, F &&f) {
+    const std::uint32_t n = s.span, perRow = s.rowLanes ? s.rowLanes : s.width;
+    if (n <= perRow || p.rowStride == p.stride * perRow)
+      return f(p, 0u, n);
+    forRows(s, n, [&](std::uint32_t first, std::uint32_t end, std::uint32_t y) {
+      f(p.row(y), first, end);
+    });
+  }
+
   static void load(const Instruction &in, ExecutionState &s) {
     const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, in.operand[0]);
-    T *r = s.reg<T>(in.result);
-    const std::uint32_t w = s.width, n = s.span, components = in.components;
+    const std::uint32_t n = s.span, perRow = s.rowLanes ? s.rowLanes : s.width;
+    if (s.dense && in.components == 1 && n > perRow &&
+        (p.stride == 0 || (p.stride == Bytes && p.rowStride != std::uint64_t(Bytes) * perRow))) {
+      // Rows of whole work-group rows from a tile: each row one element
+      // (A[y][k]), or each row a block (B[k][x]; again and again when the
+      // row stride is 0).
+      T *r = s.reg<T>(in.result);
+      auto copyRows = [&](auto rowLanes) {
+        for (std::uint32_t first = 0, y = 0; first < n; first += rowLanes, ++y) {
+          const auto *row = reinterpret_cast<const T *>(p.base + y * p.rowStride);
+          if (first + rowLanes > n) { // the last, partial row
+            for (std::uint32_t l = first; l < n; ++l)
+              std::memcpy(&r[l], row + (p.stride ? l - first : 0), Bytes);
+            return;
+          }
+          if (p.stride == 0) {
+            T value;
+            std::memcpy(&value, row, Bytes);
+            std::fill_n(r + first, rowLanes, value);
+          } else {
+            std::memcpy(r + first, row, rowLanes * Bytes);
+          }
+        }
+      };
+      // Tiles of 16 and 8 columns: the row's size known to the compiler.
+      if (perRow == 16)
+        copyRows(std::integral_constant<std::uint32_t, 16>());
+      else if (perRow == 8)
+        copyRows(std::integral_constant<std::uint32_t, 8>());
+      else
+        copyRows(perRow);
+      return;
+    }
+    rows(s, p,
+         [&](Pair<std::uint64_t> p, std::uint32_t first, std::uint32_t end) {
+           loadRow(in, s, p, first, end);
+         });
+  }
+
+  // Lanes [first, end), lane l at p.at(l - first).
+  static void loadRow(const Instruction &in, ExecutionState &s, Pair<std::uint64_t> p,
+                      std::uint32_t first, std::uint32_t end) {
+    T *r = s.reg<T>(in.result) + first;
+    const std::uint32_t w = s.width, n = end - first, components = in.components;
     const auto *base = reinterpret_cast<const std::byte *>(p.base);
+    if (p.stride == 0) {
+      // Every lane of the row reads the same element (As[y][k] in a tile),
+      // when one is active.
+      if (!s.dense && activeSpan(s, first, end).first == end)
+        return;
+      for (std::uint32_t c = 0; c < components; ++c) {
+        T value;
+        std::memcpy(&value, base + std::size_t(c) * Bytes, Bytes);
+        T *rc = r + c * w;
+        if (s.dense)
+          std::fill(rc, rc + n, value);
+        else
+          for (std::uint32_t x = 0; x < n; ++x)
+            rc[x] = s.active[first + x] ? value : rc[x];
+      }
+      return;
+    }
     if (s.dense && p.stride == std::uint64_t(components) * Bytes) {
       if (components == 1)
         std::memcpy(r, base, std::size_t(n) * Bytes);
@@ -243,8 +348,8 @@ template <std::uint32_t Bytes> struct Memory {
 #endif
     if (done) {
       for (std::uint32_t c = 0; c < components; ++c)
-        for (std::uint32_t l = done; l < n; ++l)
-          std::memcpy(&r[c * w + l], base + std::int64_t(l) * std::int64_t(p.stride) + c * Bytes,
+        for (std::uint32_t x = done; x < n; ++x)
+          std::memcpy(&r[c * w + x], base + std::int64_t(x) * std::int64_t(p.stride) + c * Bytes,
                       Bytes);
       return;
     }
@@ -252,28 +357,36 @@ template <std::uint32_t Bytes> struct Memory {
       // Some lanes: the elements between the first and the last active
       // lane's lie in the object both point into, so they are read as one
       // block and blended in.
-      const auto [first, last] = activeSpan(s);
+      const auto [from, to] = activeSpan(s, first, end);
       const T *source = reinterpret_cast<const T *>(base);
-      for (std::uint32_t l = first; l < last; ++l) {
+      for (std::uint32_t l = from; l < to; ++l) {
         T value;
-        std::memcpy(&value, source + l, Bytes);
-        r[l] = s.active[l] ? value : r[l];
+        std::memcpy(&value, source + (l - first), Bytes);
+        r[l - first] = s.active[l] ? value : r[l - first];
       }
       return;
     }
     for (std::uint32_t c = 0; c < components; ++c) {
       T *rc = r + c * w;
       const std::byte *column = base + std::size_t(c) * Bytes;
-      for (std::uint32_t l = 0; l < n; ++l)
-        if (s.isActive(l))
-          std::memcpy(&rc[l], column + l * p.stride, Bytes);
+      for (std::uint32_t x = 0; x < n; ++x)
+        if (s.isActive(first + x))
+          std::memcpy(&rc[x], column + x * p.stride, Bytes);
     }
   }
 
   template <bool ValueVarying> static void store(const Instruction &in, ExecutionState &s) {
-    const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, in.operand[0]);
-    const T *value = s.reg<const T>(in.operand[1]);
-    const std::uint32_t w = s.width, n = s.span, components = in.components;
+    rows(s, pairAt<std::uint64_t, true>(s, in.operand[0]),
+         [&](Pair<std::uint64_t> p, std::uint32_t first, std::uint32_t end) {
+           storeRow<ValueVarying>(in, s, p, first, end);
+         });
+  }
+
+  template <bool ValueVarying>
+  static void storeRow(const Instruction &in, ExecutionState &s, Pair<std::uint64_t> p,
+                       std::uint32_t first, std::uint32_t end) {
+    const T *value = s.reg<const T>(in.operand[1]) + (ValueVarying ? first : 0);
+    const std::uint32_t w = s.width, n = end - first, components = in.components;
     auto *base = reinterpret_cast<std::byte *>(p.base);
     if constexpr (ValueVarying) {
       const std::int64_t stride = std::int64_t(p.stride);
@@ -288,13 +401,14 @@ template <std::uint32_t Bytes> struct Memory {
       if (components == 1 && stride == Bytes) {
         // Some lanes: a run of active lanes is one block; no inactive lane's
         // element is written, not even with what it held.
-        const auto [first, last] = activeSpan(s);
-        for (std::uint32_t l = first; l < last;) {
-          std::uint32_t end = l;
-          while (end < last && s.active[end])
-            ++end;
-          std::memcpy(base + std::size_t(l) * Bytes, value + l, std::size_t(end - l) * Bytes);
-          for (l = end; l < last && !s.active[l];)
+        const auto [from, to] = activeSpan(s, first, end);
+        for (std::uint32_t l = from; l < to;) {
+          std::uint32_t runEnd = l;
+          while (runEnd < to && s.active[runEnd])
+            ++runEnd;
+          std::memcpy(base + std::size_t(l - first) * Bytes, value + (l - first),
+                      std::size_t(runEnd - l) * Bytes);
+          for (l = runEnd; l < to && !s.active[l];)
             ++l;
         }
         return;
@@ -305,20 +419,20 @@ template <std::uint32_t Bytes> struct Memory {
       if (s.dense && components > 1 && (stride < 0 ? -stride : stride) >= size) {
         const std::uint32_t done = transposeBlocks<Bytes, true>(
             const_cast<T *>(value), base, components, n, w, stride);
-        for (std::uint32_t l = done; l < n; ++l)
+        for (std::uint32_t x = done; x < n; ++x)
           for (std::uint32_t c = 0; c < components; ++c)
-            std::memcpy(base + std::int64_t(l) * stride + std::int64_t(c) * Bytes,
-                        &value[c * w + l], Bytes);
+            std::memcpy(base + std::int64_t(x) * stride + std::int64_t(c) * Bytes,
+                        &value[c * w + x], Bytes);
         return;
       }
 #endif
     }
     // Lane by lane, in lane order, as the gather form stores.
-    for (std::uint32_t l = 0; l < n; ++l)
-      if (s.isActive(l))
+    for (std::uint32_t x = 0; x < n; ++x)
+      if (s.isActive(first + x))
         for (std::uint32_t c = 0; c < components; ++c)
-          std::memcpy(base + l * p.stride + std::size_t(c) * Bytes,
-                      &value[ValueVarying ? c * w + l : c], Bytes);
+          std::memcpy(base + x * p.stride + std::size_t(c) * Bytes,
+                      &value[ValueVarying ? c * w + x : c], Bytes);
   }
 };
 

@@ -59,6 +59,10 @@ struct ExecutionState {
   bool dense = false;
   std::uint32_t width = 0;        // lanes a varying register holds
   std::uint32_t laneCount = 0;    // lanes present in this warp (<= width)
+  // Lanes per row of the work-group in this warp, for affine values
+  // (runtime/exec_affine.cpp): lane l is at x = l % rowLanes, in the
+  // warp's row l / rowLanes. The width when the warp lies in one row.
+  std::uint32_t rowLanes = 0;
   std::uint32_t firstLocalIndex = 0;
   std::byte *privateBase = nullptr; // lane l's private memory: privateBase + l * privateStride
   std::uint32_t privateStride = 0;

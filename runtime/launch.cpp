@@ -213,8 +213,8 @@ void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const Local
   const std::uint32_t stride = b.varying ? s.width : 1;
   const std::size_t elementBytes = b.wide ? 8 : 4;
   // Fills component c with base + perLane[lane] (perLane null: base).
-  auto fill = [&](std::uint32_t c, std::uint64_t base, const std::uint32_t *perLane) {
-    std::byte *p = s.registers + b.offset + std::size_t(c) * stride * elementBytes;
+  auto fill = [&](std::uint32_t k, std::uint64_t base, const std::uint32_t *perLane) {
+    std::byte *p = s.registers + b.offset + std::size_t(k) * stride * elementBytes;
     if (b.wide) {
       auto *out = reinterpret_cast<std::uint64_t *>(p);
       if (perLane)
@@ -233,49 +233,51 @@ void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const Local
   };
   const std::uint64_t groupLanes = g.localSize[0] * g.localSize[1] * g.localSize[2];
   const std::uint64_t sg = g.subgroupSize;
-  for (std::uint32_t c = 0; c < b.components; ++c) {
+  for (std::uint32_t k = 0; k < b.components; ++k) {
+    // Component c of the built-in, into the register's component k.
+    const std::uint32_t c = b.firstComponent + k;
     switch (b.value) {
     case BuiltinValue::GlobalInvocationId:
-      fill(c, g.groupId[c] * g.enqueuedLocalSize[c] + g.globalOffset[c], ids.id[c].data());
+      fill(k, g.groupId[c] * g.enqueuedLocalSize[c] + g.globalOffset[c], ids.id[c].data());
       break;
     case BuiltinValue::LocalInvocationId:
-      fill(c, 0, ids.id[c].data());
+      fill(k, 0, ids.id[c].data());
       break;
     case BuiltinValue::WorkgroupId:
-      fill(c, g.groupId[c], nullptr);
+      fill(k, g.groupId[c], nullptr);
       break;
     case BuiltinValue::NumWorkgroups:
-      fill(c, g.numGroups[c], nullptr);
+      fill(k, g.numGroups[c], nullptr);
       break;
     case BuiltinValue::GlobalSize:
-      fill(c, g.globalSize[c], nullptr);
+      fill(k, g.globalSize[c], nullptr);
       break;
     case BuiltinValue::WorkgroupSize:
-      fill(c, g.localSize[c], nullptr);
+      fill(k, g.localSize[c], nullptr);
       break;
     case BuiltinValue::EnqueuedWorkgroupSize:
-      fill(c, g.enqueuedLocalSize[c], nullptr);
+      fill(k, g.enqueuedLocalSize[c], nullptr);
       break;
     case BuiltinValue::GlobalOffset:
-      fill(c, g.globalOffset[c], nullptr);
+      fill(k, g.globalOffset[c], nullptr);
       break;
     case BuiltinValue::WorkDim:
-      fill(c, g.workDim, nullptr);
+      fill(k, g.workDim, nullptr);
       break;
     case BuiltinValue::SubgroupMaxSize:
-      fill(c, sg, nullptr);
+      fill(k, sg, nullptr);
       break;
     case BuiltinValue::NumSubgroups:
-      fill(c, (groupLanes + sg - 1) / sg, nullptr);
+      fill(k, (groupLanes + sg - 1) / sg, nullptr);
       break;
     case BuiltinValue::NumEnqueuedSubgroups: {
       const std::uint64_t enqueued =
           g.enqueuedLocalSize[0] * g.enqueuedLocalSize[1] * g.enqueuedLocalSize[2];
-      fill(c, (enqueued + sg - 1) / sg, nullptr);
+      fill(k, (enqueued + sg - 1) / sg, nullptr);
       break;
     }
     case BuiltinValue::LocalInvocationIndex:
-      fill(c, 0, ids.linear.data());
+      fill(k, 0, ids.linear.data());
       break;
     default:
       writeDerivedBuiltin(b, s, ids, c);
@@ -536,6 +538,9 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     s.width = code.width;
     s.firstLocalIndex = warp * code.width;
     s.laneCount = static_cast<std::uint32_t>(std::min<std::uint64_t>(code.width, lanes - s.firstLocalIndex));
+    s.rowLanes = group.localSize[0] < code.width && group.localSize[1] * group.localSize[2] > 1
+                     ? static_cast<std::uint32_t>(group.localSize[0])
+                     : code.width;
     s.privateStride = code.memory.privateBytesPerLane;
     s.privateBase = context.privateMemory.get() + std::size_t(s.firstLocalIndex) * s.privateStride;
     s.group = &group;
@@ -640,13 +645,31 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
 
 } // namespace
 
-bool warpsLieInRows(std::uint32_t width, const NDRange &range) {
-  // One row per work-group, or rows of whole warps: the local size in x,
-  // and that of the last work-group in x, are multiples of the width.
-  if (range.local[1] * range.local[2] == 1)
+namespace {
+// Whether the warps of a work-group of x × y × z lanes each lie in one row,
+// or hold whole rows of one plane (warps start at multiples of the width).
+bool shapeFitsRows(std::uint64_t width, std::uint64_t x, std::uint64_t y, std::uint64_t z) {
+  if (y * z == 1 || x % width == 0)
     return true;
-  const std::uint64_t last = range.global[0] % range.local[0];
-  return range.local[0] % width == 0 && last % width == 0;
+  return width % x == 0 && (z == 1 || (x * y) % width == 0);
+}
+} // namespace
+
+bool affineIdsHold(std::uint32_t width, const NDRange &range) {
+  // Every shape of work-group the launch has: the local size, and in each
+  // dimension the smaller last work-group.
+  std::uint64_t sizes[3][2];
+  for (int d = 0; d < 3; ++d) {
+    if (range.offset[d] + range.global[d] > (std::uint64_t(1) << 31))
+      return false;
+    sizes[d][0] = range.local[d];
+    const std::uint64_t last = range.global[d] % range.local[d];
+    sizes[d][1] = last ? last : range.local[d];
+  }
+  for (int i = 0; i < 8; ++i)
+    if (!shapeFitsRows(width, sizes[0][i & 1], sizes[1][(i >> 1) & 1], sizes[2][(i >> 2) & 1]))
+      return false;
+  return true;
 }
 
 bool deterministic() {

@@ -18,10 +18,12 @@ struct NDRange {
   std::uint64_t local[3] = {1, 1, 1};
 };
 
-// Whether every warp of `width` lanes of every work-group of `range` lies in
-// one row (one y and z) of its work-group: what code lowered with affine ids
-// (KernelCode::rowWarps) needs. A warp holds consecutive local linear ids.
-bool warpsLieInRows(std::uint32_t width, const NDRange &range);
+// What code lowered with affine ids (KernelCode::rowWarps) needs of a
+// launch: every warp of `width` lanes of every work-group of `range` lies in
+// one row (one y and z) of its work-group, or holds whole rows of one plane
+// (one z), and every global id is below 2^31. A warp holds consecutive
+// local linear ids.
+bool affineIdsHold(std::uint32_t width, const NDRange &range);
 
 // The value of one kernel argument, in the order of KernelCode::arguments.
 struct ArgumentValue {

@@ -42,9 +42,10 @@ void initialiseGlobal(const Module &module, const ProgramGlobal &global,
 struct LowerOptions {
   uint32_t width = 128; // lanes per warp
   // Lower for launches whose every warp lies in one row of its work-group
-  // (runtime::warpsLieInRows): the x components of the global and local ids
-  // are then affine in the lane, and what derives from them is kept as
-  // affine values (spirv/lower_affine.cpp). Ignored under checks.
+  // or holds whole rows, with global ids below 2^31 (runtime::affineIdsHold):
+  // the global and local ids are then affine in the lane, and what derives
+  // from them is kept as affine values (spirv/lower_affine.cpp). Ignored
+  // under checks.
   bool rowWarps = false;
   const SpecializationValues *specializations = nullptr;
   runtime::CheckSet checks; // the checked mode's instructions to emit

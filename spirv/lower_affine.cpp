@@ -1,14 +1,18 @@
-// Affine lane values (runtime/exec_affine.cpp): values that are base + lane
-// × stride in every lane of a warp, held as that pair in one uniform
-// register. In a kernel lowered for warps that lie in one row of their
-// work-group (LowerOptions::rowWarps), the x components of the global and
-// local ids are such values: lane 0's id, stride 1. Integer arithmetic
-// that keeps affinity (adding, subtracting, multiplying by a uniform value,
-// shifting left by one, truncating) and pointer arithmetic with such
-// indices compute the pair once per warp; a load or store through an affine
-// pointer is a block copy. A value that some use reads lane by lane (any
-// other instruction, a phi, a use after a loop it is defined in) also gets
-// its lane form, written from the pair where the value is defined.
+// Affine lane values (runtime/exec_affine.cpp): values that are base + x ×
+// stride + y × rowStride in every lane of a warp, held as those three
+// elements (the value's pair: its base and its strides) in one uniform
+// register. A kernel lowered with LowerOptions::rowWarps runs only
+// launches whose warps each lie in one row of their work-group or hold
+// whole rows of one plane (runtime::affineIdsHold): there, each component
+// of the global and local ids is such a value: lane 0's id, stride 1 in x
+// for the x component, row stride 1 for the y component, both 0 for z.
+// Integer arithmetic that keeps affinity (adding, subtracting, multiplying
+// by a uniform value, shifting left by one, truncating) and pointer
+// arithmetic with such indices compute the pair once per warp; a load or
+// store through an affine pointer is a block copy per row. A value that
+// some use reads lane by lane (any other instruction, a phi, a use after a
+// loop it is defined in) also gets its lane form, written from the pair
+// where the value is defined.
 #include "spirv/lowering.h"
 
 #include <spirv/unified1/OpenCL.std.h>
@@ -57,6 +61,14 @@ spv::BuiltIn KernelLowering::sourceBuiltin(const Instruction &instruction) {
   return *idVariable(definition(instruction.idOperand(0))->idOperand(0));
 }
 
+// The id component an affine source reads: the extracted component, or the
+// access chain's.
+uint32_t KernelLowering::sourceComponent(const Instruction &instruction) const {
+  if (instruction.opcode == spv::OpCompositeExtract)
+    return instruction.operands[1];
+  return idComponentPointers_.at(instruction.idOperand(0));
+}
+
 // Whether `instruction`'s result can be an affine value, its operands being
 // uniform, or affine as `isAffine` says.
 bool KernelLowering::keepsAffinity(const Instruction &instruction,
@@ -80,11 +92,11 @@ bool KernelLowering::keepsAffinity(const Instruction &instruction,
   };
   switch (instruction.opcode) {
   case spv::OpCompositeExtract:
-    // Component 0 of a load of the whole id vector.
+    // A component of a load of the whole id vector.
     return integer && idVectorLoads_.count(instruction.idOperand(0)) &&
-           instruction.operands.size() == 2 && instruction.operands[1] == 0;
+           instruction.operands.size() == 2 && instruction.operands[1] < 3;
   case spv::OpLoad:
-    // A load through an access chain to component 0 of an id vector.
+    // A load through an access chain to a component of an id vector.
     return integer && idComponentPointers_.count(instruction.idOperand(0));
   case spv::OpIAdd:
   case spv::OpISub:
@@ -158,10 +170,10 @@ bool KernelLowering::keepsAffinity(const Instruction &instruction,
 }
 
 // What is known of an affine value's lanes: whether each lane's value is
-// the exact integer base + lane × stride, read unsigned or signed (no lane
-// wrapped), and whether every value is below 2^31. The local id in x is all
-// three (work-groups are far smaller than 2^31); the global id in x is an
-// exact unsigned sequence. Arithmetic keeps exactness where the SPIR-V
+// the exact integer base + x × stride + y × rowStride, read unsigned or
+// signed (no lane wrapped), and whether every value is below 2^31. The ids
+// are all three: work-groups are far smaller than 2^31, and the code runs
+// only launches whose global ids are below 2^31 (runtime::affineIdsHold). Arithmetic keeps exactness where the SPIR-V
 // says it does not wrap (NoUnsignedWrap, NoSignedWrap: OpenCL C's signed
 // overflow is undefined, and clang marks what it proved); a truncation of
 // values below 2^31 keeps them.
@@ -180,11 +192,8 @@ KernelLowering::Linearity KernelLowering::deriveLinearity(const Instruction &ins
   };
   switch (instruction.opcode) {
   case spv::OpCompositeExtract:
-  case spv::OpLoad: {
-    return sourceBuiltin(instruction) == spv::BuiltInLocalInvocationId
-               ? Linearity{true, true, true}
-               : Linearity{true, false, false};
-  }
+  case spv::OpLoad: // ids below 2^31: the code runs no other launch
+    return Linearity{true, true, true};
   case spv::OpIAdd:
   case spv::OpISub:
   case spv::OpIMul:
@@ -253,9 +262,11 @@ void KernelLowering::findAffineValues() {
         idVectorLoads_.insert(instruction.result);
       if ((instruction.opcode == spv::OpAccessChain ||
            instruction.opcode == spv::OpInBoundsAccessChain) &&
-          idVariable(instruction.idOperand(0)) && instruction.operands.size() == 2 &&
-          module_.constantValue(instruction.idOperand(1)) == 0)
-        idComponentPointers_.insert(instruction.result);
+          idVariable(instruction.idOperand(0)) && instruction.operands.size() == 2) {
+        const auto component = module_.constantValue(instruction.idOperand(1));
+        if (component && *component < 3)
+          idComponentPointers_.emplace(instruction.result, static_cast<uint32_t>(*component));
+      }
     }
   // Affine values, in reverse post-order: operands come before their uses
   // (phis, which may not, are never affine).
@@ -315,7 +326,7 @@ void KernelLowering::findAffineValues() {
     }
   for (uint32_t id : affine) {
     const uint32_t bytes = runtime::scalarSize(makeScalar(resultTypes_.at(id)));
-    affinePairs_.emplace(id, allocate(2 * bytes, false));
+    affinePairs_.emplace(id, allocate(3 * bytes, false));
   }
   code_.rowWarps = true;
 }
@@ -411,7 +422,7 @@ uint32_t KernelLowering::affineVectorAddress(uint32_t pointerId, uint32_t indexI
   const auto [index, indexAffine] = affineOperand(indexId, user);
   const uint32_t indexBytes = runtime::scalarSize(makeScalar(
       resultTypes_.count(indexId) ? resultTypes_.at(indexId) : module_.constant(indexId)->type));
-  const uint32_t pair = allocate(16, false);
+  const uint32_t pair = allocate(24, false);
   emit(runtime::affineOffsetHandler(indexBytes, pointerAffine, indexAffine), pair,
        {pointer, index}, 1, 0, stride);
   return pair;
@@ -464,12 +475,16 @@ bool KernelLowering::lowerAffine(const Instruction &instruction) {
   switch (instruction.opcode) {
   case spv::OpCompositeExtract:
   case spv::OpLoad: {
-    // Lane 0's x id, written by the engine at warp start; stride 1.
+    // Lane 0's id, written by the engine at warp start; stride 1 for x,
+    // row stride 1 for y, both 0 for z (uniform in the warp).
+    const uint32_t component = sourceComponent(instruction);
     code_.builtins.push_back(
-        {*builtinValue(sourceBuiltin(instruction)), result, 1, false, bytes == 8});
-    std::vector<std::byte> one(bytes, std::byte{0});
-    one[0] = std::byte{1};
-    code_.constants.push_back({result + bytes, std::move(one)});
+        {*builtinValue(sourceBuiltin(instruction)), result, 1, false, bytes == 8, component});
+    for (uint32_t k = 0; k < 2; ++k) {
+      std::vector<std::byte> stride(bytes, std::byte{0});
+      stride[0] = std::byte{component == k};
+      code_.constants.push_back({result + (k + 1) * bytes, std::move(stride)});
+    }
     break;
   }
   case spv::OpIAdd:
@@ -496,7 +511,7 @@ bool KernelLowering::lowerAffine(const Instruction &instruction) {
     const uint32_t fromBytes =
         runtime::scalarSize(makeScalar(resultTypes_.at(instruction.idOperand(0))));
     if (fromBytes == bytes)
-      emit(runtime::copyComponentsHandler(bytes, Shape{false, {false}}), result, {from}, 2);
+      emit(runtime::copyComponentsHandler(bytes, Shape{false, {false}}), result, {from}, 3);
     else if (fromBytes > bytes)
       emit(runtime::affineTruncateHandler(fromBytes, bytes), result, {from}, 1);
     else
@@ -512,7 +527,7 @@ bool KernelLowering::lowerAffine(const Instruction &instruction) {
   }
   case spv::OpBitwiseAnd: // the value itself (keepsAffinity)
     emit(runtime::copyComponentsHandler(bytes, Shape{false, {false}}), result,
-         {affinePairs_.at(instruction.idOperand(0))}, 2);
+         {affinePairs_.at(instruction.idOperand(0))}, 3);
     break;
   default: // the access chains
     lowerAffineChain(instruction, result);
@@ -537,7 +552,7 @@ void KernelLowering::lowerAffineChain(const Instruction &instruction, uint32_t r
     const auto [index, indexAffine] = affineOperand(indexId, instruction);
     const uint32_t indexBytes = runtime::scalarSize(makeScalar(resultTypes_.at(indexId)));
     const bool last = i + 1 == steps.size() && displacement == 0;
-    const uint32_t next = last ? result : allocate(16, false);
+    const uint32_t next = last ? result : allocate(24, false);
     emit(runtime::affineOffsetHandler(indexBytes, affine, indexAffine), next, {reg, index}, 1, 0,
          stride);
     reg = next;

@@ -585,6 +585,7 @@ private:
   bool lowerAffine(const Instruction &instruction);
   std::optional<spv::BuiltIn> idVariable(uint32_t pointer) const;
   spv::BuiltIn sourceBuiltin(const Instruction &instruction);
+  uint32_t sourceComponent(const Instruction &instruction) const;
   bool keepsAffinity(const Instruction &instruction,
                      const std::function<bool(uint32_t)> &isAffine) const;
   uint32_t pairOperands(const Instruction &instruction,
@@ -610,7 +611,7 @@ private:
   std::unordered_set<uint32_t> laneForms_;             // affine values read lane by lane
   std::unordered_set<uint32_t> idVectorLoads_;         // loads of the global or local id
   std::unordered_set<uint32_t> idVectorLanes_;         // those some use reads lane by lane
-  std::unordered_set<uint32_t> idComponentPointers_;   // access chains to their x
+  std::unordered_map<uint32_t, uint32_t> idComponentPointers_; // access chains to a component
 
   struct ChainSteps {
     uint64_t displacement = 0;

@@ -2,8 +2,8 @@
 // loads and stores through them in every element size and vector width, with
 // every stride (the element's, others, zero, negative), partial work-groups,
 // divergence, a value read after a loop that work-items leave at different
-// iterations, and 1D and 2D ranges whose warps do or do not lie in one row of
-// their work-group. The expected values are computed here from the kernels'
+// iterations, and 1D, 2D and 3D ranges whose warps lie in one row of their
+// work-group, hold whole rows, or neither. The expected values are computed here from the kernels'
 // definitions; loads and stores copy bit patterns, so integers and floats
 // (small integers in them) compare exactly.
 #include "harness.h"
@@ -456,6 +456,120 @@ TEST_F(Affine, TwoDimensionalRangesWithAndWithoutRowWarps) {
           ASSERT_EQ(out[y * w + x], in[y * w + x] + int(y))
               << label(variant) << " " << w << "x" << h << " local " << c.local[0] << "x"
               << c.local[1] << " at (" << x << ", " << y << ")";
+    }
+}
+
+// Warps that hold whole rows of their work-group (T x T groups of T < the
+// warp's width): tiles in __local memory read along rows and down columns.
+TEST_F(Affine, TilesOfWorkGroupsOfSeveralRowsPerWarp) {
+  const int n = 48;
+  std::vector<int> a(n * n), b(n * n);
+  for (int j = 0; j < n * n; ++j) {
+    a[j] = (j * 7 + 3) % 19 - 9;
+    b[j] = (j * 5 + 1) % 23 - 11;
+  }
+  std::vector<int> expected(n * n, 0);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n; ++c)
+      for (int k = 0; k < n; ++k)
+        expected[r * n + c] += a[r * n + k] * b[k * n + c];
+  for (const std::string variant : variants)
+    for (const size_t tile : {16, 8, 4, 2}) {
+      cl_mem A = buffer(a), B = buffer(b), C = buffer<int>(n * n);
+      cl_kernel k = kernel("tiles", variant);
+      ASSERT_NE(k, nullptr);
+      setArgs(k, A, B, C, cl_int(n));
+      run(k, {size_t(n), size_t(n)}, {tile, tile});
+      const auto c = read<int>(C, n * n);
+      for (int j = 0; j < n * n; ++j)
+        ASSERT_EQ(c[j], expected[j]) << label(variant) << " tile " << tile << " at (" << j % n
+                                     << ", " << j / n << ")";
+    }
+}
+
+// Row-holding warps (and, for comparison, warps in one row and warps across
+// rows) with partial work-groups in x and y, a global offset, divergence,
+// vectors and comparisons.
+TEST_F(Affine, RowHoldingWarpsUnderDivergenceWithVectorsAndOffsets) {
+  struct Case {
+    size_t global[2], local[2], offset[2];
+  };
+  const Case cases[] = {{{64, 24}, {16, 8}, {0, 0}},  {{40, 36}, {16, 8}, {0, 0}},
+                        {{36, 20}, {8, 16}, {4, 3}},  {{30, 12}, {4, 2}, {0, 0}},
+                        {{7, 9}, {1, 4}, {2, 0}},     {{256, 3}, {128, 2}, {0, 1}},
+                        {{48, 10}, {12, 5}, {0, 0}},  {{96, 7}, {32, 7}, {32, 1}}};
+  for (const std::string variant : variants)
+    for (const Case &c : cases) {
+      const size_t gw = c.global[0], gh = c.global[1];
+      // Addresses use the global ids, which start at the offset.
+      const size_t w = gw + c.offset[0] + 1, h = gh + c.offset[1] + 1;
+      const std::vector<int> in = pattern<int>(w * h + w + h, 21);
+      const std::vector<int> before = pattern<int>(w * h, 22);
+      const std::vector<int> in4 = pattern<int>(4 * (w * h + 3), 23);
+      const std::vector<int> before4 = pattern<int>(4 * (w * h + 3), 24);
+      const size_t limit = c.offset[0] + gw / 2 + 1;
+      cl_mem I = buffer(in), O = buffer(before), D = buffer(before), I4 = buffer(in4),
+             O4 = buffer(before4);
+      cl_kernel k = kernel("rows_mixed", variant);
+      ASSERT_NE(k, nullptr);
+      setArgs(k, I, O, D, I4, O4, cl_ulong(w), cl_ulong(limit));
+      run(k, {gw, gh}, {c.local[0], c.local[1]}, {c.offset[0], c.offset[1]});
+      const auto out = read<int>(O, w * h), diagonal = read<int>(D, w * h);
+      const auto out4 = read<int>(O4, 4 * (w * h + 3));
+      std::vector<int> expected = before, expectedDiagonal = before, expected4 = before4;
+      for (size_t y = c.offset[1]; y < c.offset[1] + gh; ++y)
+        for (size_t x = c.offset[0]; x < c.offset[0] + gw; ++x) {
+          const size_t lx = (x - c.offset[0]) % c.local[0], ly = (y - c.offset[1]) % c.local[1];
+          int v = in[y * w + x] + 3 * in[y * w] + 5 * in[x];
+          if (x < limit && y % 2 == 0)
+            v += 1000;
+          if (y + 1 < limit)
+            v += 20000;
+          expected[y * w + x] = v + int(ly * 7 + lx);
+          if ((x + 2 * y) % 3 != 0)
+            expectedDiagonal[y * w + x] = in[x + y];
+          if (x % 4 != 1)
+            for (size_t e = 0; e < 4; ++e)
+              expected4[4 * (y * w + x) + e] = in4[4 * (y * w + x) + e] * 2;
+        }
+      const std::string where = label(variant) + " " + std::to_string(gw) + "x" +
+                                std::to_string(gh) + " local " + std::to_string(c.local[0]) +
+                                "x" + std::to_string(c.local[1]) + " offset " +
+                                std::to_string(c.offset[0]) + "," + std::to_string(c.offset[1]);
+      for (size_t j = 0; j < w * h; ++j) {
+        ASSERT_EQ(out[j], expected[j]) << where << " at (" << j % w << ", " << j / w << ")";
+        ASSERT_EQ(diagonal[j], expectedDiagonal[j])
+            << "diagonal " << where << " at (" << j % w << ", " << j / w << ")";
+      }
+      for (size_t j = 0; j < out4.size(); ++j)
+        ASSERT_EQ(out4[j], expected4[j]) << "vectors " << where << " element " << j;
+    }
+}
+
+// 3D: warps that hold whole rows of one plane (8 x 16 x 2), and local sizes
+// whose warps cross planes (4 x 4 x 4), which run without affine ids.
+TEST_F(Affine, ThreeDimensionalRanges) {
+  struct Case {
+    size_t global[3], local[3];
+  };
+  const Case cases[] = {{{16, 32, 4}, {8, 16, 2}}, {{12, 8, 8}, {4, 4, 4}},
+                        {{20, 18, 3}, {8, 16, 2}}, {{32, 4, 5}, {16, 2, 1}}};
+  for (const std::string variant : variants)
+    for (const Case &c : cases) {
+      const size_t w = c.global[0], h = c.global[1], d = c.global[2];
+      const std::vector<int> in = pattern<int>(w * h * d, 25);
+      cl_mem I = buffer(in), O = buffer<int>(w * h * d);
+      cl_kernel k = kernel("planes", variant);
+      ASSERT_NE(k, nullptr);
+      setArgs(k, I, O, cl_ulong(w), cl_ulong(h));
+      run(k, {w, h, d}, {c.local[0], c.local[1], c.local[2]});
+      const auto out = read<int>(O, w * h * d);
+      for (size_t j = 0; j < w * h * d; ++j) {
+        const size_t z = j / (w * h);
+        ASSERT_EQ(out[j], in[j] + int(z * 100 + z % c.local[2]))
+            << label(variant) << " " << w << "x" << h << "x" << d << " local " << c.local[0]
+            << "x" << c.local[1] << "x" << c.local[2] << " at " << j;
+      }
     }
 }
 

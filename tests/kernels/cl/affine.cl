@@ -1,9 +1,9 @@
 // Kernels whose addresses and values are affine in the work-item id (the
-// x components of the global and local ids, and what adds, subtracts,
+// components of the global and local ids, and what adds, subtracts,
 // multiplies by a uniform value, shifts or truncates them), in every element
 // size and vector width, with partial work-groups, divergence, strides
 // other than the element's, loops that work-items leave at different
-// iterations, and 2D ranges.
+// iterations, and 2D and 3D ranges whose warps hold whole rows.
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
@@ -178,4 +178,51 @@ __kernel void or_index(__global const int *in, __global int *out, __global int *
   const size_t i = get_global_id(0);
   out[4 * i + 1] = in[4 * i + 3];
   odd[i] = in[i | 1];
+}
+
+// Integer products of square tiles staged in __local memory, T x T
+// work-groups (T = the local size, at most 16): in the inner loop each
+// work-item reads along a row of A's tile (one element for a whole row of
+// work-items) and down a column of B's (the same T elements for every row).
+__kernel void tiles(__global const int *A, __global const int *B, __global int *C, int n) {
+  __local int As[256], Bs[256];
+  const int T = (int)get_local_size(0);
+  const int col = (int)get_global_id(0), row = (int)get_global_id(1);
+  const int lx = (int)get_local_id(0), ly = (int)get_local_id(1);
+  int acc = 0;
+  for (int t = 0; t < n; t += T) {
+    As[ly * T + lx] = A[row * n + t + lx];
+    Bs[ly * T + lx] = B[(t + ly) * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < T; ++k)
+      acc += As[ly * T + k] * Bs[k * T + lx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[row * n + col] = acc;
+}
+
+// 2D addresses of every shape a row-holding warp meets: contiguous rows,
+// one element per row, the same row for every row, a diagonal; under
+// divergence in x and in y; vectors; the local ids as values; and an
+// x bound and a y bound compared as affine values.
+__kernel void rows_mixed(__global const int *in, __global int *out, __global int *diagonal,
+                         __global const int4 *in4, __global int4 *out4, ulong w, ulong limit) {
+  const size_t x = get_global_id(0), y = get_global_id(1);
+  const size_t lx = get_local_id(0), ly = get_local_id(1);
+  int v = in[y * w + x] + 3 * in[y * w] + 5 * in[x];
+  if (x < limit && y % 2 == 0)
+    v += 1000;
+  if (y + 1 < limit)
+    v += 20000;
+  out[y * w + x] = v + (int)(ly * 7 + lx);
+  if ((x + 2 * y) % 3 != 0)
+    diagonal[y * w + x] = in[x + y];
+  if (x % 4 != 1)
+    vstore4(vload4(y * w + x, (__global const int *)in4) * 2, y * w + x, (__global int *)out4);
+}
+
+// 3D: in + z, through addresses affine in x, y and z.
+__kernel void planes(__global const int *in, __global int *out, ulong w, ulong h) {
+  const size_t x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  out[(z * h + y) * w + x] = in[(z * h + y) * w + x] + (int)(z * 100 + get_local_id(2));
 }
