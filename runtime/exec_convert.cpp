@@ -3,6 +3,8 @@
 #include "runtime/handlers.h"
 #include "runtime/shapes.h"
 
+#include <algorithm>
+#include <bit>
 #include <cfenv>
 #include <cmath>
 #include <limits>
@@ -134,6 +136,71 @@ template <typename From, typename To> struct ConvertPlain {
   }
 };
 
+// A float or double narrowed to a half in the given mode, in integer
+// operations on its bits: the compiler's own conversion is a library call
+// per element on x86-64 without F16C, and a mode other than the
+// environment's a change of the environment around the loop. A NaN stays a
+// NaN, made quiet, with the high bits of its payload; past the largest half
+// the result is infinity or the largest half as the mode rounds.
+template <typename F, Rounding Mode> std::uint16_t narrowToHalf(F value) {
+  using U = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
+  constexpr int bits = sizeof(U) * 8;
+  constexpr int fractionBits = sizeof(F) == 4 ? 23 : 52;
+  constexpr int bias = sizeof(F) == 4 ? 127 : 1023;
+  constexpr int drop = fractionBits - 10; // fraction bits a half has not
+  constexpr U fractionMask = (U(1) << fractionBits) - 1;
+  constexpr U infinity = (~U(0) >> 1) & ~fractionMask;
+  const U u = std::bit_cast<U>(value);
+  const bool negative = (u >> (bits - 1)) != 0;
+  const std::uint16_t sign = negative ? 0x8000 : 0;
+  const U a = u & (~U(0) >> 1);
+  if (a > infinity)
+    return sign | 0x7e00 | std::uint16_t((a >> drop) & 0x3ff);
+  const int exponent = int(a >> fractionBits) - bias + 15; // the half's, biased
+  if (exponent >= 31) {
+    const bool away = Mode == Rounding::RTE || (Mode == Rounding::RTP && !negative) ||
+                      (Mode == Rounding::RTN && negative);
+    return sign | (a == infinity || away ? 0x7c00 : 0x7bff);
+  }
+  U result, rest, halfway;
+  if (exponent >= 1) { // a normal half
+    result = (U(exponent) << 10) | ((a & fractionMask) >> drop);
+    rest = a & ((U(1) << drop) - 1);
+    halfway = U(1) << (drop - 1);
+  } else { // a subnormal half or zero: units of 2^-24
+    const U m = (a & fractionMask) | (a > fractionMask ? U(1) << fractionBits : 0);
+    const int shift = std::min(drop + 1 - exponent, bits - 1);
+    result = m >> shift;
+    rest = m & ((U(1) << shift) - 1);
+    halfway = U(1) << (shift - 1);
+  }
+  bool up = false;
+  if constexpr (Mode == Rounding::RTE)
+    up = rest > halfway || (rest == halfway && (result & 1));
+  else if constexpr (Mode == Rounding::RTP)
+    up = !negative && rest != 0;
+  else if constexpr (Mode == Rounding::RTN)
+    up = negative && rest != 0;
+  // Rounding up the largest half's neighbourhood carries into infinity.
+  return sign | std::uint16_t(result + up);
+}
+
+template <typename From, Rounding Mode> struct NarrowToHalf {
+  template <bool RV, bool AV> static void run(const Instruction &in, ExecutionState &s) {
+    elementwise<RV, AV>(s, s.reg<std::uint16_t>(in.result), s.reg<const From>(in.operand[0]),
+                        in.components, [](From v) { return narrowToHalf<From, Mode>(v); });
+  }
+};
+
+template <typename From> Handler narrowToHalfHandler(Rounding rounding, const Shape &shape) {
+  switch (rounding) {
+  case Rounding::RTZ: return shaped1<NarrowToHalf<From, Rounding::RTZ>>(shape);
+  case Rounding::RTP: return shaped1<NarrowToHalf<From, Rounding::RTP>>(shape);
+  case Rounding::RTN: return shaped1<NarrowToHalf<From, Rounding::RTN>>(shape);
+  default: return shaped1<NarrowToHalf<From, Rounding::RTE>>(shape); // the default mode
+  }
+}
+
 // Half to float or double, exact: from the halves' bits, so that the loop
 // vectorises.
 template <typename To> struct WidenHalf {
@@ -151,6 +218,8 @@ Handler convertHandler(NumericType from, NumericType to, Rounding rounding, bool
     return withNumeric(to, [&]<typename T>() -> Handler {
       if constexpr (std::is_same_v<F, half> && std::is_floating_point_v<T>)
         return shaped1<WidenHalf<T>>(shape); // exact: no rounding, no saturation
+      if constexpr (std::is_floating_point_v<F> && std::is_same_v<T, half>)
+        return narrowToHalfHandler<F>(rounding, shape); // no saturation to floats
       if (rounding == Rounding::Default && !saturate)
         return shaped1<ConvertPlain<F, T>>(shape);
       return shaped1<Convert<F, T>>(shape);

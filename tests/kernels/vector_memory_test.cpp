@@ -22,6 +22,7 @@
 #include "mismatches.h"
 
 #include <algorithm>
+#include <bit>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -524,6 +525,65 @@ TEST_F(HalfMemory, VloadHalfAllPatternsExact) {
 // load_halfn: region k (n index) at out + R k + o n holds vload_halfn(o, in +
 // shift); region 5 + k at out + R (5 + k) + o a holds vloada_halfn(o, in), a
 // = n or 4 for n = 3; work-item i reads offsets q i .. q i + q - 1.
+// vstore_half in every rounding mode over floats from every binade (a bit
+// pattern every 65,521, so that every exponent and many fractions occur),
+// the halves' rounding boundaries (each half's midpoint to the next and
+// its neighbours), and random doubles: what the OpenCL-CTS's full mode
+// checks over all 2^32 floats, sampled.
+TEST_F(HalfMemory, VstoreHalfSampledOverTheWholeRangeInEveryMode) {
+  std::vector<float> floats;
+  for (std::uint64_t b = 0; b < (std::uint64_t(1) << 32); b += 65521)
+    floats.push_back(std::bit_cast<float>(std::uint32_t(b)));
+  for (std::uint32_t h = 0; h < 0x7c00; ++h) {
+    const double mid = (double(halfToFloat(std::uint16_t(h))) +
+                        double(halfToFloat(std::uint16_t(h + 1)))) / 2;
+    for (const float x : {float(mid), std::nextafter(float(mid), 0.0f),
+                          std::nextafter(float(mid), 1e30f)}) {
+      floats.push_back(x);
+      floats.push_back(-x);
+    }
+  }
+  std::mt19937_64 random(0x5eed);
+  std::vector<double> doubles;
+  for (int k = 0; k < 200000; ++k) {
+    // Exponents around the half range, and any.
+    const std::uint64_t bits = random();
+    const std::uint64_t exponent = k % 2 ? 1023 - 30 + bits % 50 : (bits >> 52) & 0x7ff;
+    doubles.push_back(std::bit_cast<double>((bits & 0x800fffffffffffffull) | exponent << 52));
+  }
+  for (const float x : floats)
+    doubles.push_back(double(x));
+  auto check = [&](const char *kernel, cl_mem in, const std::vector<double> &values) {
+    const std::uint32_t n = static_cast<std::uint32_t>(values.size());
+    for (const char *variant : {"", "-O0"}) {
+      cl_kernel k = vmKernel(kernel, variant);
+      ASSERT_NE(k, nullptr);
+      cl_mem O = buffer<std::uint16_t>(4 * size_t(n));
+      setArgs(k, in, O, n);
+      run(k, {n});
+      const std::vector<std::uint16_t> out = read<std::uint16_t>(O, 4 * size_t(n));
+      for (int mode = 0; mode < 4; ++mode) {
+        Mismatches bad{std::string(kernel) + " " + (mode ? modeNames[mode + 1] : "default") +
+                       variant};
+        for (std::uint32_t i = 0; i < n; ++i) {
+          const std::uint16_t want = toHalf(values[i], static_cast<Rounding>(mode));
+          const std::uint16_t got = out[size_t(mode) * n + i];
+          if (halfIsNan(want) ? !halfIsNan(got) : got != want)
+            bad.add([&] {
+              std::ostringstream s;
+              s << "value " << std::hexfloat << values[i] << std::defaultfloat << ": got "
+                << hex(got) << ", want " << hex(want);
+              return s.str();
+            });
+        }
+      }
+    }
+  };
+  check("store_half_modes_float", buffer(floats),
+        std::vector<double>(floats.begin(), floats.end()));
+  check("store_half_modes_double", buffer(doubles), doubles);
+}
+
 TEST_F(HalfMemory, VloadHalfnAndVloadaHalfn) {
   const std::uint32_t W = 64, R = 20 * W;
   std::mt19937_64 random(0x4a1f);

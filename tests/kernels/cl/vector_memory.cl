@@ -256,3 +256,16 @@ kernel void half_uniform(float x, double d, uint k, global const half *in, globa
   vstore_half_rtn(d, 9, o);
   lout[i] = vload_half(k, in);
 }
+
+// vstore_half in each rounding mode of in[i], into four regions of n halves:
+// default (round to nearest even), _rtz, _rtp, _rtn.
+#define STORE_HALF_MODES(T)                                                                    \
+  __kernel void store_half_modes_##T(__global const T *in, __global half *out, uint n) {       \
+    const size_t i = get_global_id(0);                                                         \
+    vstore_half(in[i], i, out);                                                                \
+    vstore_half_rtz(in[i], i + n, out);                                                        \
+    vstore_half_rtp(in[i], i + 2 * n, out);                                                    \
+    vstore_half_rtn(in[i], i + 3 * n, out);                                                    \
+  }
+STORE_HALF_MODES(float)
+STORE_HALF_MODES(double)
