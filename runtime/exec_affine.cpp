@@ -52,7 +52,7 @@ template <typename T> void setPair(const ExecutionState &s, std::uint32_t offset
 // Calls f(first, end, y) for each row y of the lanes below n: lanes
 // [first, end), at x = l - first.
 template <typename F> void forRows(const ExecutionState &s, std::uint32_t n, F &&f) {
-  const std::uint32_t perRow = s.rowLanes ? s.rowLanes : s.width;
+  const std::uint32_t perRow = s.rowLanes;
   std::uint32_t y = 0;
   for (std::uint32_t first = 0; first < n; first += perRow, ++y)
     f(first, std::min(n, first + perRow), y);
@@ -260,7 +260,7 @@ template <std::uint32_t Bytes> struct Memory {
 
   // Calls f(row's pair, first, end) for each row, or once for the warp.
   template <typename F> static void rows(const ExecutionState &s, Pair<std::uint64_t> p, F &&f) {
-    const std::uint32_t n = s.span, perRow = s.rowLanes ? s.rowLanes : s.width;
+    const std::uint32_t n = s.span, perRow = s.rowLanes;
     if (n <= perRow || p.rowStride == p.stride * perRow)
       return f(p, 0u, n);
     forRows(s, n, [&](std::uint32_t first, std::uint32_t end, std::uint32_t y) {
@@ -270,7 +270,7 @@ template <std::uint32_t Bytes> struct Memory {
 
   static void load(const Instruction &in, ExecutionState &s) {
     const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, in.operand[0]);
-    const std::uint32_t n = s.span, perRow = s.rowLanes ? s.rowLanes : s.width;
+    const std::uint32_t n = s.span, perRow = s.rowLanes;
     if (s.dense && in.components == 1 && n > perRow &&
         (p.stride == 0 || (p.stride == Bytes && p.rowStride != std::uint64_t(Bytes) * perRow))) {
       // Rows of whole work-group rows from a tile: each row one element

@@ -61,7 +61,8 @@ struct ExecutionState {
   std::uint32_t laneCount = 0;    // lanes present in this warp (<= width)
   // Lanes per row of the work-group in this warp, for affine values
   // (runtime/exec_affine.cpp): lane l is at x = l % rowLanes, in the
-  // warp's row l / rowLanes. The width when the warp lies in one row.
+  // warp's row l / rowLanes. The width when the warp lies in one row; set
+  // for every warp by the launch.
   std::uint32_t rowLanes = 0;
   std::uint32_t firstLocalIndex = 0;
   std::byte *privateBase = nullptr; // lane l's private memory: privateBase + l * privateStride
