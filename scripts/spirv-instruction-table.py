@@ -41,6 +41,17 @@ OPENCL_CAPABILITIES = {
     "ImageBuffer"}
 
 
+# Image instructions outside what OpenCL C and the OpenCL SPIR-V environment
+# use without mipmaps, multi-sampling or image atomics, which Lanewise does not
+# offer: a module with one fails the build, naming it.
+IMAGE_OUTSIDE_OPENCL = {
+    "OpImageTexelPointer": "image atomics are",
+    "OpImageFetch": "Vulkan-style fetches are",
+    "OpImage": "images taken out of sampled images are",
+    "OpImageQueryLevels": "mipmaps (cl_khr_mipmap_image) are",
+    "OpImageQuerySamples": "multi-sampled images (cl_khr_gl_msaa_sharing) are",
+}
+
 # Image types: a module needs ImageBasic (or LiteralSampler) to use them.
 IMAGE_TYPES = {"OpTypeImage", "OpTypeSampler", "OpTypeSampledImage", "OpImageTexelPointer",
                "OpConstantSampler"}
@@ -100,8 +111,13 @@ def main():
         name = instruction["opname"]
         capabilities = instruction.get("capabilities", [])
         allowed = [c for c in capabilities if c in OPENCL_CAPABILITIES]
-        if instruction.get("class") == "Image" or name in IMAGE_TYPES:
+        if (instruction.get("class") == "Image" or name in IMAGE_TYPES) \
+                and "ImageBasic" not in supported:
             what = "rejected: images and samplers need ImageBasic, which is not supported"
+            tested = ""
+        elif name in IMAGE_OUTSIDE_OPENCL:
+            what = ("rejected: " + IMAGE_OUTSIDE_OPENCL[name] + " not supported (the "
+                    "build fails, naming the instruction)")
             tested = ""
         elif instruction.get("class") in ("Device-Side_Enqueue", "Pipe"):
             what = ("rejected: device-side enqueue and pipes are not supported (the capability, "

@@ -74,8 +74,12 @@ kernel void sample_constant(read_only image2d_t image, global const float2 *at,
 kernel void read_1d(read_only image1d_t image, global float4 *out) {
   out[get_global_id(0)] = read_imagef(image, (int)get_global_id(0));
 }
+// The width of a 1D image buffer comes from OpImageQuerySize (it has no
+// levels); it is added to the texel's w.
 kernel void read_1d_buffer(read_only image1d_buffer_t image, global uint4 *out) {
-  out[get_global_id(0)] = read_imageui(image, (int)get_global_id(0));
+  uint4 texel = read_imageui(image, (int)get_global_id(0));
+  texel.w += get_image_width(image);
+  out[get_global_id(0)] = texel;
 }
 kernel void read_1d_array(read_only image1d_array_t image, global float4 *out) {
   const int x = get_global_id(0), layer = get_global_id(1);
