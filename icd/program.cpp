@@ -52,6 +52,29 @@ cl_int loadIL(_cl_program &program, bool library = false) {
   return CL_SUCCESS;
 }
 
+// The kernel lowered for warps that hold several of its work-groups
+// (runtime::groupsPerPackedWarp), when `code` is group-independent: eight
+// times its width, at most 1,024 lanes and 256 KiB of registers per warp,
+// so that a warp's registers stay in the processor's second-level cache.
+std::shared_ptr<const runtime::KernelCode>
+packedCode(const spirv::Module &module, const spirv::EntryPoint &entryPoint,
+           const std::unordered_map<uint32_t, uint64_t> &addresses, spirv::LowerOptions options,
+           const runtime::KernelCode &code) {
+  if (!code.groupIndependent)
+    return nullptr;
+  constexpr uint64_t registerBudget = 256 * 1024;
+  const uint64_t bytesPerLane = std::max<uint64_t>(1, code.registerBytes / code.width);
+  uint32_t width = std::min<uint32_t>(1024, 8 * code.width);
+  while (width > 2 * code.width && width * bytesPerLane > registerBudget)
+    width /= 2;
+  if (width * bytesPerLane > registerBudget)
+    return nullptr;
+  options.width = width;
+  auto packed = std::make_shared<const runtime::KernelCode>(
+      spirv::lowerKernel(module, entryPoint, addresses, options));
+  return packed->groupIndependent ? packed : nullptr;
+}
+
 // Lowers every kernel of the module and lays out its program-scope variables.
 std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, std::string &log) {
   auto executable = std::make_shared<ProgramExecutable>();
@@ -140,6 +163,7 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
             spirv::lowerKernel(module, entryPoint, addresses, options));
       }
       kernel.code = std::move(code);
+      kernel.packedCode = packedCode(module, entryPoint, addresses, rows, *kernel.code);
       executable->kernels.push_back(std::move(kernel));
     } catch (const spirv::LoadError &error) {
       log += std::string("error: ") + error.what() + "\n";

@@ -26,6 +26,11 @@ struct ProgramExecutable {
     // (runtime::affineIdsHold), with affine ids; null when it would be the
     // same code.
     std::shared_ptr<const lanewise::runtime::KernelCode> rowCode;
+    // The same kernel lowered for warps several times as wide, which hold
+    // several work-groups of a one-dimensional launch (KernelCode::
+    // groupIndependent, runtime::groupsPerPackedWarp); null when the
+    // kernel's work-groups cannot share a warp.
+    std::shared_ptr<const lanewise::runtime::KernelCode> packedCode;
     // The code for a launch of `range`.
     const std::shared_ptr<const lanewise::runtime::KernelCode> &
     codeFor(const lanewise::runtime::NDRange &range) const {

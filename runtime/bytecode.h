@@ -152,6 +152,11 @@ enum class BuiltinValue : std::uint8_t {
   SubgroupLtMask,
 };
 
+// Whether the built-in is one of the sub-group's (SubgroupSize onwards).
+constexpr bool isSubgroupBuiltin(BuiltinValue value) {
+  return value >= BuiltinValue::SubgroupSize;
+}
+
 struct BuiltinRegister {
   BuiltinValue value;
   std::uint32_t offset;
@@ -161,6 +166,9 @@ struct BuiltinRegister {
   // The first component written (an affine id's base: one component of
   // the id vector, at `offset`).
   std::uint32_t firstComponent = 0;
+  // An affine id (runtime/exec_affine.cpp): the engine writes its three
+  // elements, lane 0's id and its strides, which depend on the warp's shape.
+  bool affine = false;
 };
 
 // A register whose contents are fixed for the whole launch.
@@ -222,6 +230,13 @@ struct KernelCode {
   // launches whose warps each lie in one row of their work-group or hold
   // whole rows, with global ids below 2^31 (affineIdsHold, runtime/launch.h).
   bool rowWarps = false;
+  // No work-item of the code sees another of its work-group but through
+  // its sub-group, nor which group it is in: no barrier, no __local memory,
+  // no work-group copy, no group id. A warp may then hold several
+  // work-groups (runtime/launch.h, groupsPerPackedWarp).
+  bool groupIndependent = false;
+  // The code has sub-group operations or reads sub-group built-ins.
+  bool usesSubgroups = false;
   // Asynchronous work-group copies in the code (each has a site number).
   std::uint32_t asyncCopySites = 0;
   // The kernel calls printf: a launch keeps its output and writes it at the end.

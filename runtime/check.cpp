@@ -978,7 +978,7 @@ void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint
   // The work-item's ids.
   const WorkGroupInfo &g = *s.group;
   const std::uint64_t linear = s.firstLocalIndex + lane;
-  const auto [local, global] = workItemIds(s, lane);
+  const auto [local, global, group] = workItemIds(s, lane);
   const std::uint64_t subgroup = linear / g.subgroupSize, subgroupLane = linear % g.subgroupSize;
 
   char text[2048];
@@ -1002,8 +1002,8 @@ void CheckSession::report(const ExecutionState &s, std::uint32_t lane, std::uint
                 where.opcode.c_str(),
                 where.resultId ? (" %" + std::to_string(where.resultId)).c_str() : "",
                 detail.c_str(), addressText, global[0],
-                global[1], global[2], local[0], local[1], local[2], g.groupId[0], g.groupId[1],
-                g.groupId[2], subgroup, subgroupLane);
+                global[1], global[2], local[0], local[1], local[2], group[0], group[1],
+                group[2], subgroup, subgroupLane);
 
   std::string json = "{\"kind\":" + jsonString(findingName(kind)) +
                      ",\"kernel\":" + jsonString(code_.name) +

@@ -94,11 +94,14 @@ void report(int signal, const siginfo_t *info, const RunningWarp &warp) {
           ? faultingLane(*warp.code, s, *instruction, reinterpret_cast<std::uint64_t>(info->si_addr))
           : -1;
   if (lane >= 0) {
-    const auto [local, global] = workItemIds(s, static_cast<std::uint32_t>(lane));
+    const auto [local, global, group] = workItemIds(s, static_cast<std::uint32_t>(lane));
     append("  work-item: global (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") local (%" PRIu64
            ",%" PRIu64 ",%" PRIu64 ") group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")\n",
-           global[0], global[1], global[2], local[0], local[1], local[2], g.groupId[0],
-           g.groupId[1], g.groupId[2]);
+           global[0], global[1], global[2], local[0], local[1], local[2], group[0], group[1],
+           group[2]);
+  } else if (g.groupLanes) {
+    append("  work-groups (%" PRIu64 ",0,0) to (%" PRIu64 ",0,0), one of their work-items\n",
+           g.groupId[0], g.groupId[0] + (s.laneCount - 1) / g.groupLanes);
   } else {
     append("  work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "), one of the work-items with "
            "local linear ids %u-%u\n",

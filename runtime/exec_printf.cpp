@@ -167,12 +167,10 @@ bool formatRecord(const PrintfCall &call, const ExecutionState &s, std::uint32_t
 // (OpenCL C 3.0, 6.15.1, get_global_linear_id, without the offset).
 std::uint64_t globalLinearId(const ExecutionState &s, std::uint32_t lane) {
   const WorkGroupInfo &g = *s.group;
-  const std::uint64_t local = s.firstLocalIndex + lane;
-  const std::uint64_t id[3] = {
-      g.groupId[0] * g.enqueuedLocalSize[0] + local % g.localSize[0],
-      g.groupId[1] * g.enqueuedLocalSize[1] + local / g.localSize[0] % g.localSize[1],
-      g.groupId[2] * g.enqueuedLocalSize[2] + local / (g.localSize[0] * g.localSize[1])};
-  return (id[2] * g.globalSize[1] + id[1]) * g.globalSize[0] + id[0];
+  WorkItemIds ids = workItemIds(s, lane);
+  for (int d = 0; d < 3; ++d)
+    ids.global[d] -= g.globalOffset[d];
+  return (ids.global[2] * g.globalSize[1] + ids.global[1]) * g.globalSize[0] + ids.global[0];
 }
 
 // "printf returns 0 if it was executed successfully and -1 otherwise."

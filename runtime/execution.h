@@ -25,6 +25,10 @@ struct WorkGroupInfo {
   std::byte *localArena = nullptr;
   std::uint64_t localBytes = 0; // the arena's size: __local addresses are inside
   std::uint32_t subgroupSize = 1;
+  // When the warp holds several work-groups of a one-dimensional launch
+  // (launch.h, groupsPerPackedWarp): their size L, lane l being work-item
+  // l % L of group groupId[0] + l / L. Else 0.
+  std::uint32_t groupLanes = 0;
   // For each async copy site, how many of its executions the work-group has
   // performed (a copy is done once per work-group, by the first warp).
   std::uint32_t *asyncPerformed = nullptr;
@@ -88,18 +92,24 @@ struct ExecutionState {
   bool isActive(std::uint32_t lane) const { return fullMask || active[lane]; }
 };
 
-// The ids of the work-item a lane of the warp runs.
+// The ids of the work-item a lane of the warp runs, and of its work-group.
 struct WorkItemIds {
-  std::uint64_t local[3], global[3];
+  std::uint64_t local[3], global[3], group[3];
 };
 inline WorkItemIds workItemIds(const ExecutionState &s, std::uint32_t lane) {
   const WorkGroupInfo &g = *s.group;
-  const std::uint64_t linear = s.firstLocalIndex + lane;
-  WorkItemIds ids{{linear % g.localSize[0], (linear / g.localSize[0]) % g.localSize[1],
-                   linear / (g.localSize[0] * g.localSize[1])},
-                  {}};
+  WorkItemIds ids{{}, {}, {g.groupId[0], g.groupId[1], g.groupId[2]}};
+  if (g.groupLanes) {
+    ids.local[0] = lane % g.groupLanes;
+    ids.group[0] += lane / g.groupLanes;
+  } else {
+    const std::uint64_t linear = s.firstLocalIndex + lane;
+    ids.local[0] = linear % g.localSize[0];
+    ids.local[1] = (linear / g.localSize[0]) % g.localSize[1];
+    ids.local[2] = linear / (g.localSize[0] * g.localSize[1]);
+  }
   for (int d = 0; d < 3; ++d)
-    ids.global[d] = g.groupId[d] * g.enqueuedLocalSize[d] + ids.local[d] + g.globalOffset[d];
+    ids.global[d] = ids.group[d] * g.enqueuedLocalSize[d] + ids.local[d] + g.globalOffset[d];
   return ids;
 }
 

@@ -213,7 +213,12 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
   constexpr std::uint32_t spinBudget = 1u << 12;
   constexpr std::uint32_t noFocus = ~0u;
   // Read when a turn is taken, off the path of a warp that does not spin.
-  auto subgroupSize = [&] { return s.group->subgroupSize; };
+  // A turn is a sub-group's; in a warp of work-groups smaller than a
+  // sub-group (whose kernel has no sub-group operations), a group's.
+  auto subgroupSize = [&] {
+    const WorkGroupInfo &g = *s.group;
+    return g.groupLanes && g.groupLanes < g.subgroupSize ? g.groupLanes : g.subgroupSize;
+  };
   auto subgroupCount = [&] { return (n + subgroupSize() - 1) / subgroupSize(); };
   std::uint32_t focus = noFocus, backEdges = 0, turns = 0;
   Mask focusLanes;

@@ -51,20 +51,36 @@ Buffer allocate(std::size_t bytes) {
 struct LocalIds {
   std::vector<std::uint32_t> id[3];
   std::vector<std::uint32_t> linear;
+  // In a warp of several work-groups: each lane's global x id less the
+  // first group's lane 0's (the lane number).
+  std::vector<std::uint32_t> packedX;
   // What the ids were computed for: they depend on nothing else, so the
   // next work-group of the same size reuses them.
-  std::uint64_t size[3] = {}, first = ~std::uint64_t(0), lanes = 0;
+  std::uint64_t size[3] = {}, first = ~std::uint64_t(0), lanes = 0, groupLanes = 0;
 
   void compute(const WorkGroupInfo &g, std::uint32_t first, std::uint32_t lanes) {
     if (first == this->first && lanes == this->lanes && g.localSize[0] == size[0] &&
-        g.localSize[1] == size[1] && g.localSize[2] == size[2])
+        g.localSize[1] == size[1] && g.localSize[2] == size[2] && g.groupLanes == groupLanes)
       return;
     this->first = first;
     this->lanes = lanes;
+    groupLanes = g.groupLanes;
     std::copy(g.localSize, g.localSize + 3, size);
     for (auto &v : id)
       v.resize(lanes);
     linear.resize(lanes);
+    if (g.groupLanes) {
+      packedX.resize(lanes);
+      for (std::uint32_t l = 0, x = 0; l < lanes; ++l) {
+        id[0][l] = linear[l] = x;
+        packedX[l] = l;
+        if (++x == g.groupLanes)
+          x = 0;
+      }
+      std::fill(id[1].begin(), id[1].end(), 0u);
+      std::fill(id[2].begin(), id[2].end(), 0u);
+      return;
+    }
     std::uint64_t x = first % g.localSize[0];
     std::uint64_t y = (first / g.localSize[0]) % g.localSize[1];
     std::uint64_t z = first / (g.localSize[0] * g.localSize[1]);
@@ -148,31 +164,36 @@ void writeDerivedBuiltin(const BuiltinRegister &b, const ExecutionState &s, cons
   // The sub-group and the sub-group lane of the warp's lane 0, then stepped.
   const std::uint64_t first = lanes ? ids.linear[0] : 0;
   std::uint64_t subgroup = first / sg, self = first % sg;
-  auto step = [&] {
+  // To lane l + 1: the next lane of the sub-group, or the first of the
+  // next sub-group, or, in a warp of several work-groups, of the next group.
+  auto step = [&](std::uint32_t l) {
     if (++self == sg) {
       self = 0;
       ++subgroup;
     }
+    if (g.groupLanes && l + 1 < lanes && ids.linear[l + 1] == 0)
+      subgroup = 0;
   };
   switch (b.value) {
   case BuiltinValue::GlobalLinearId:
     for (std::uint32_t l = 0; l < lanes; ++l) {
       std::uint64_t id[3];
       for (int d = 0; d < 3; ++d)
-        id[d] = g.groupId[d] * g.enqueuedLocalSize[d] + ids.id[d][l];
+        id[d] = g.groupId[d] * g.enqueuedLocalSize[d] +
+                (d == 0 && g.groupLanes ? ids.packedX[l] : ids.id[d][l]);
       put(l, (id[2] * g.globalSize[1] + id[1]) * g.globalSize[0] + id[0]);
     }
     break;
   case BuiltinValue::SubgroupSize:
-    for (std::uint32_t l = 0; l < lanes; ++l, step())
+    for (std::uint32_t l = 0; l < lanes; step(l), ++l)
       put(l, std::min<std::uint64_t>(sg, groupLanes - subgroup * sg));
     break;
   case BuiltinValue::SubgroupId:
-    for (std::uint32_t l = 0; l < lanes; ++l, step())
+    for (std::uint32_t l = 0; l < lanes; step(l), ++l)
       put(l, subgroup);
     break;
   case BuiltinValue::SubgroupLocalInvocationId:
-    for (std::uint32_t l = 0; l < lanes; ++l, step())
+    for (std::uint32_t l = 0; l < lanes; step(l), ++l)
       put(l, self);
     break;
   case BuiltinValue::SubgroupEqMask:
@@ -183,7 +204,7 @@ void writeDerivedBuiltin(const BuiltinRegister &b, const ExecutionState &s, cons
     // Bit b of the uint4 stands for sub-group lane b (component b / 32);
     // only lanes of the sub-group are set. Bits at and above the maximum
     // sub-group size are clear.
-    for (std::uint32_t l = 0; l < lanes; ++l, step()) {
+    for (std::uint32_t l = 0; l < lanes; step(l), ++l) {
       std::uint64_t word = 0;
       for (std::uint64_t bit = c * 32; bit < c * 32 + 32 && bit < sg; ++bit) {
         bool set = false;
@@ -206,8 +227,31 @@ void writeDerivedBuiltin(const BuiltinRegister &b, const ExecutionState &s, cons
   }
 }
 
+// The three elements of an affine id (runtime/exec_affine.cpp): lane 0's
+// id, its stride in x (1 for the x component) and its row stride (1 for y;
+// in a warp of several work-groups, L for the global x, each row being a
+// group).
+void writeAffineId(const BuiltinRegister &b, const ExecutionState &s, const LocalIds &ids) {
+  const WorkGroupInfo &g = *s.group;
+  const std::uint32_t c = b.firstComponent;
+  const bool global = b.value == BuiltinValue::GlobalInvocationId;
+  std::uint64_t element[3] = {ids.id[c][0], c == 0, c == 1};
+  if (global)
+    element[0] += g.groupId[c] * g.enqueuedLocalSize[c] + g.globalOffset[c];
+  if (g.groupLanes)
+    element[2] = global && c == 0 ? g.groupLanes : 0;
+  std::byte *p = s.registers + b.offset;
+  for (int k = 0; k < 3; ++k)
+    if (b.wide)
+      store<std::uint64_t>(p + 8 * k, element[k]);
+    else
+      store<std::uint32_t>(p + 4 * k, static_cast<std::uint32_t>(element[k]));
+}
+
 // Writes the value of `builtin` for the lanes of one warp.
 void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const LocalIds &ids) {
+  if (b.affine)
+    return writeAffineId(b, s, ids);
   const WorkGroupInfo &g = *s.group;
   const std::uint32_t lanes = b.varying ? s.laneCount : 1;
   const std::uint32_t stride = b.varying ? s.width : 1;
@@ -238,7 +282,8 @@ void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const Local
     const std::uint32_t c = b.firstComponent + k;
     switch (b.value) {
     case BuiltinValue::GlobalInvocationId:
-      fill(k, g.groupId[c] * g.enqueuedLocalSize[c] + g.globalOffset[c], ids.id[c].data());
+      fill(k, g.groupId[c] * g.enqueuedLocalSize[c] + g.globalOffset[c],
+           c == 0 && g.groupLanes ? ids.packedX.data() : ids.id[c].data());
       break;
     case BuiltinValue::LocalInvocationId:
       fill(k, 0, ids.id[c].data());
@@ -291,8 +336,12 @@ struct LaunchPlan {
   const NDRange &range;
   std::span<const ArgumentValue> arguments;
   std::uint64_t groups[3];
-  std::uint64_t maxGroupLanes;
+  std::uint64_t maxGroupLanes; // of a work-group, or of a warp of several
   std::uint32_t warpsPerGroup;
+  // Work-groups each warp holds (groupsPerPackedWarp), of the first
+  // `fullGroups`; 1: a work-group is one or more warps.
+  std::uint32_t groupsPerWarp = 1;
+  std::uint64_t fullGroups = 0;
   std::vector<std::uint64_t> localArgumentOffset; // per argument, in the arena
   std::uint64_t localBytes;
   std::uint64_t serial;
@@ -450,31 +499,46 @@ void recordPositions(const KernelCode &code, const std::vector<ExecutionState> &
       if (!((control.occupied[block / 64] >> (block % 64)) & 1))
         continue;
       const std::uint64_t *waiting = control.waiting + std::size_t(block) * words;
-      for (bool held : {false, true}) {
-        Watchdog::Position position;
-        std::copy(std::begin(group.groupId), std::end(group.groupId), position.group);
-        position.block = block;
-        position.atBarrier = held;
-        position.backwardBranches = s.backwardBranches;
-        for (std::uint32_t lane = 0; lane < s.laneCount; ++lane) {
-          const bool waits = (waiting[lane / 64] >> (lane % 64)) & 1;
-          const bool atBarrier = (control.atBarrier[lane / 64] >> (lane % 64)) & 1;
-          if (waits && atBarrier == held)
-            position.localIds.push_back(s.firstLocalIndex + lane);
+      // A warp of several work-groups has a position for each group.
+      const std::uint32_t groupLanes = group.groupLanes ? group.groupLanes : s.laneCount;
+      for (std::uint32_t first = 0; first < s.laneCount; first += groupLanes)
+        for (bool held : {false, true}) {
+          Watchdog::Position position;
+          std::copy(std::begin(group.groupId), std::end(group.groupId), position.group);
+          position.block = block;
+          position.atBarrier = held;
+          position.backwardBranches = s.backwardBranches;
+          for (std::uint32_t lane = first; lane < first + groupLanes; ++lane) {
+            const bool waits = (waiting[lane / 64] >> (lane % 64)) & 1;
+            const bool atBarrier = (control.atBarrier[lane / 64] >> (lane % 64)) & 1;
+            if (!waits || atBarrier != held)
+              continue;
+            const WorkItemIds ids = workItemIds(s, lane);
+            std::copy(std::begin(ids.group), std::end(ids.group), position.group);
+            position.localIds.push_back(group.groupLanes ? static_cast<std::uint32_t>(ids.local[0])
+                                                         : s.firstLocalIndex + lane);
+          }
+          if (!position.localIds.empty())
+            watchdog.record(std::move(position));
         }
-        if (!position.localIds.empty())
-          watchdog.record(std::move(position));
-      }
     }
   }
 }
 
+// Runs one unit of the plan: a work-group, or the warp of several.
 void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t linearGroup) {
   const KernelCode &code = plan.code;
   const NDRange &range = plan.range;
   WorkGroupInfo group;
   group.workDim = range.dimensions;
-  groupCoordinates(plan, linearGroup, group.groupId);
+  std::uint64_t packedGroups = 0;
+  if (plan.groupsPerWarp > 1) {
+    group.groupId[0] = linearGroup * plan.groupsPerWarp;
+    packedGroups = std::min<std::uint64_t>(plan.groupsPerWarp, plan.fullGroups - group.groupId[0]);
+    group.groupLanes = static_cast<std::uint32_t>(range.local[0]);
+  } else {
+    groupCoordinates(plan, linearGroup, group.groupId);
+  }
   for (int d = 0; d < 3; ++d) {
     group.numGroups[d] = plan.groups[d];
     group.enqueuedLocalSize[d] = range.local[d];
@@ -508,7 +572,9 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     group.localWriterSite = context.localWriterSite.data();
     group.localReaderSite = context.localReaderSite.data();
   }
-  const std::uint64_t lanes = group.localSize[0] * group.localSize[1] * group.localSize[2];
+  const std::uint64_t lanes =
+      packedGroups ? packedGroups * group.groupLanes
+                   : group.localSize[0] * group.localSize[1] * group.localSize[2];
   if (raceCheck) {
     context.raceEpochs.starts.clear();
     context.raceEpochs.lanes = static_cast<std::uint32_t>(lanes);
@@ -538,7 +604,8 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
     s.width = code.width;
     s.firstLocalIndex = warp * code.width;
     s.laneCount = static_cast<std::uint32_t>(std::min<std::uint64_t>(code.width, lanes - s.firstLocalIndex));
-    s.rowLanes = group.localSize[0] < code.width && group.localSize[1] * group.localSize[2] > 1
+    s.rowLanes = group.groupLanes ||
+                         (group.localSize[0] < code.width && group.localSize[1] * group.localSize[2] > 1)
                      ? static_cast<std::uint32_t>(group.localSize[0])
                      : code.width;
     s.privateStride = code.memory.privateBytesPerLane;
@@ -687,8 +754,124 @@ unsigned workerCount() {
   return fromEnvironment ? fromEnvironment : std::max(1u, std::thread::hardware_concurrency());
 }
 
+namespace {
+
+// Runs units [first, end) of the plan (work-groups, or warps of several)
+// on the TBB workers, or in order on this thread (LANEWISE_DETERMINISTIC).
+void runUnits(const LaunchPlan &plan, std::uint64_t first, std::uint64_t end) {
+  const KernelCode &code = plan.code;
+  // Each worker keeps its context from launch to launch.
+  const bool tracing = trace::enabled();
+  // Two edges through TBB (runtime/thread_sanitizer.h): the set-up before
+  // every work-group, every work-group before the end of the launch. Not one
+  // edge for both, which would also order work-groups among themselves and
+  // hide their races. The first is an object of no launch's, received before
+  // a thread reads anything of the launch (Body below).
+  static const char launchStarts = 0;
+  const char launchEnds = 0;
+  auto runGroups = [&](std::uint64_t first, std::uint64_t end) {
+    struct Finished {
+      const char *edge;
+      ~Finished() { threadSanitizer::publish(edge); }
+    } finished{&launchEnds};
+    static thread_local WorkerContext context;
+    context.running = &runningWarp;
+    prepareContext(context, plan);
+    if (tracing)
+      trace::nameThread("worker");
+    for (std::uint64_t g = first; g != end; ++g) {
+      if (plan.check && plan.check->aborted())
+        return;
+      if (plan.watchdog && plan.watchdog->stopped()) {
+        plan.watchdog->countUnstarted(plan.groupsPerWarp > 1
+                                          ? plan.fullGroups -
+                                                std::min(plan.fullGroups, g * plan.groupsPerWarp)
+                                          : end - g);
+        return;
+      }
+      const double begin = tracing ? trace::now() : 0;
+      runWorkGroup(context, plan, g);
+      if (tracing) {
+        std::string name;
+        if (plan.groupsPerWarp > 1) {
+          const std::uint64_t firstGroup = g * plan.groupsPerWarp;
+          name = "groups (" + std::to_string(firstGroup) + ",0,0) to (" +
+                 std::to_string(std::min(firstGroup + plan.groupsPerWarp, plan.fullGroups) - 1) +
+                 ",0,0)";
+        } else {
+          std::uint64_t id[3];
+          groupCoordinates(plan, g, id);
+          name = "group (" + std::to_string(id[0]) + "," + std::to_string(id[1]) + "," +
+                 std::to_string(id[2]) + ")";
+        }
+        trace::slice("work-group", name, begin, trace::now(),
+                     "\"kernel\":" + jsonString(code.name) +
+                         ",\"launch\":" + std::to_string(plan.serial));
+      }
+    }
+  };
+  if (deterministic() || end - first == 1) {
+    runGroups(first, end);
+    return;
+  }
+  // TBB copies the body into its tasks, on the thread that makes a task
+  // (this one, or a worker that splits the range), and runs it on another,
+  // handing the task over inside libtbb. The copy writes and reads its one
+  // pointer with atomic accesses (and no plain initialisation), so that
+  // ThreadSanitizer sees no race on it without an edge from each copy:
+  // such an edge would carry the work-groups the copying worker ran
+  // before, and hide their races.
+  using RunGroups = decltype(runGroups);
+  struct Body {
+    const RunGroups *run; // only through std::atomic_ref
+    explicit Body(const RunGroups *groups) {
+      std::atomic_ref(run).store(groups, std::memory_order_relaxed);
+    }
+    Body(const Body &other) {
+      std::atomic_ref(run).store(std::atomic_ref(other.run).load(std::memory_order_relaxed),
+                                 std::memory_order_relaxed);
+    }
+    void operator()(const tbb::blocked_range<std::uint64_t> &groups) const {
+      threadSanitizer::receive(&launchStarts);
+      (*std::atomic_ref(run).load(std::memory_order_relaxed))(groups.begin(), groups.end());
+    }
+  };
+  threadSanitizer::publish(&launchStarts);
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(first, end), Body(&runGroups));
+  threadSanitizer::receive(&launchEnds);
+}
+
+bool packingAllowed() {
+  static const bool allowed = [] {
+    const char *text = std::getenv("LANEWISE_PACK");
+    return !(text && std::strcmp(text, "0") == 0);
+  }();
+  return allowed;
+}
+
+} // namespace
+
+std::uint32_t groupsPerPackedWarp(const KernelCode &packed, const NDRange &range) {
+  if (!packed.groupIndependent || !packingAllowed())
+    return 0;
+  if (range.global[1] != 1 || range.global[2] != 1 || range.local[1] != 1 || range.local[2] != 1)
+    return 0;
+  const std::uint64_t perWarp = packed.width / range.local[0];
+  if (perWarp < 2 || range.global[0] / range.local[0] < 2)
+    return 0;
+  // Sub-groups are slices of the warp: each must lie in one work-group.
+  if (packed.usesSubgroups && range.local[0] % packed.subgroupSize != 0)
+    return 0;
+  if (packed.rowWarps)
+    for (int d = 0; d < 3; ++d)
+      if (range.offset[d] + range.global[d] > (std::uint64_t(1) << 31))
+        return 0;
+  return static_cast<std::uint32_t>(perWarp);
+}
+
 LaunchResult launch(const KernelCode &code, const NDRange &range,
-                    std::span<const ArgumentValue> arguments, std::vector<MemoryRange> memory) {
+                    std::span<const ArgumentValue> arguments, std::vector<MemoryRange> memory,
+                    const KernelCode *packed) {
   static tbb::global_control *limit = [] {
     const unsigned threads = threadsFromEnvironment();
     return threads ? new tbb::global_control(tbb::global_control::max_allowed_parallelism, threads)
@@ -696,7 +879,7 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
   }();
   (void)limit;
 
-  LaunchPlan plan{code, range, arguments, {1, 1, 1}, 1, 1, {}, 0, ++launchCounter};
+  LaunchPlan plan{code, range, arguments, {1, 1, 1}, 1, 1, 1, 0, {}, 0, ++launchCounter};
   std::uint64_t totalGroups = 1;
   for (int d = 0; d < 3; ++d) {
     plan.groups[d] = (range.global[d] + range.local[d] - 1) / range.local[d];
@@ -753,85 +936,35 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
     plan.printfLog = printfLog.get();
   }
 
-  // Each worker keeps its context from launch to launch.
-  const bool tracing = trace::enabled();
-  // Two edges through TBB (runtime/thread_sanitizer.h): the set-up before
-  // every work-group, every work-group before the end of the launch. Not one
-  // edge for both, which would also order work-groups among themselves and
-  // hide their races. The first is an object of no launch's, received before
-  // a thread reads anything of the launch (Body below).
-  static const char launchStarts = 0;
-  const char launchEnds = 0;
-  auto runGroups = [&](std::uint64_t first, std::uint64_t end) {
-    struct Finished {
-      const char *edge;
-      ~Finished() { threadSanitizer::publish(edge); }
-    } finished{&launchEnds};
-    static thread_local WorkerContext context;
-    context.running = &runningWarp;
-    prepareContext(context, plan);
-    if (tracing)
-      trace::nameThread("worker");
-    for (std::uint64_t g = first; g != end; ++g) {
-      if (plan.check && plan.check->aborted())
-        return;
-      if (plan.watchdog && plan.watchdog->stopped()) {
-        plan.watchdog->countUnstarted(end - g);
-        return;
-      }
-      const double begin = tracing ? trace::now() : 0;
-      runWorkGroup(context, plan, g);
-      if (tracing) {
-        std::uint64_t id[3];
-        groupCoordinates(plan, g, id);
-        trace::slice("work-group",
-                     "group (" + std::to_string(id[0]) + "," + std::to_string(id[1]) + "," +
-                         std::to_string(id[2]) + ")",
-                     begin, trace::now(),
-                     "\"kernel\":" + jsonString(code.name) +
-                         ",\"launch\":" + std::to_string(plan.serial));
-      }
-    }
-  };
   const auto started = std::chrono::steady_clock::now();
-  if (deterministic()) {
-    runGroups(0, totalGroups);
+  // Warps of several work-groups for the full groups, when the kernel and
+  // the launch allow it; the smaller last group, if any, as usual.
+  const std::uint32_t perWarp = packed && !session ? groupsPerPackedWarp(*packed, range) : 0;
+  KernelStats *launchStats = plan.stats;
+  if (perWarp) {
+    LaunchPlan packedPlan{*packed, range, arguments, {1, 1, 1}, 0, 1, perWarp,
+                          range.global[0] / range.local[0], {}, 0, ++launchCounter};
+    std::copy(std::begin(plan.groups), std::end(plan.groups), packedPlan.groups);
+    packedPlan.maxGroupLanes = perWarp * range.local[0];
+    packedPlan.localArgumentOffset.assign(arguments.size(), 0);
+    packedPlan.printfLog = plan.printfLog;
+    packedPlan.watchdog = plan.watchdog;
+    packedPlan.stats = launchStats = statsFor(*packed);
+    runUnits(packedPlan, 0, (packedPlan.fullGroups + perWarp - 1) / perWarp);
+    if (packedPlan.fullGroups < totalGroups)
+      runUnits(plan, packedPlan.fullGroups, totalGroups);
   } else {
-    // TBB copies the body into its tasks, on the thread that makes a task
-    // (this one, or a worker that splits the range), and runs it on another,
-    // handing the task over inside libtbb. The copy writes and reads its one
-    // pointer with atomic accesses (and no plain initialisation), so that
-    // ThreadSanitizer sees no race on it without an edge from each copy:
-    // such an edge would carry the work-groups the copying worker ran
-    // before, and hide their races.
-    using RunGroups = decltype(runGroups);
-    struct Body {
-      const RunGroups *run; // only through std::atomic_ref
-      explicit Body(const RunGroups *groups) {
-        std::atomic_ref(run).store(groups, std::memory_order_relaxed);
-      }
-      Body(const Body &other) {
-        std::atomic_ref(run).store(std::atomic_ref(other.run).load(std::memory_order_relaxed),
-                                   std::memory_order_relaxed);
-      }
-      void operator()(const tbb::blocked_range<std::uint64_t> &groups) const {
-        threadSanitizer::receive(&launchStarts);
-        (*std::atomic_ref(run).load(std::memory_order_relaxed))(groups.begin(), groups.end());
-      }
-    };
-    threadSanitizer::publish(&launchStarts);
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, totalGroups), Body(&runGroups));
-    threadSanitizer::receive(&launchEnds);
+    runUnits(plan, 0, totalGroups);
   }
   // The command completes when launch() returns: its output is out by then
   // (OpenCL C 3.0, 6.15.14.1).
   if (printfLog)
     printfLog->write();
-  if (plan.stats) {
-    plan.stats->launches.fetch_add(1, std::memory_order_relaxed);
-    plan.stats->workItems.fetch_add(range.global[0] * range.global[1] * range.global[2],
-                                    std::memory_order_relaxed);
-    plan.stats->nanoseconds.fetch_add(
+  if (launchStats) {
+    launchStats->launches.fetch_add(1, std::memory_order_relaxed);
+    launchStats->workItems.fetch_add(range.global[0] * range.global[1] * range.global[2],
+                                     std::memory_order_relaxed);
+    launchStats->nanoseconds.fetch_add(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() -
                                                              started)
             .count(),

@@ -25,6 +25,15 @@ struct NDRange {
 // local linear ids.
 bool affineIdsHold(std::uint32_t width, const NDRange &range);
 
+// How many work-groups of `range` each warp of `packed` holds, or 0 when
+// they cannot share warps. A warp may hold several when the code is
+// KernelCode::groupIndependent and the launch is one row of work-groups
+// (global and local sizes 1 in y and z) of at most half the warp's width,
+// with global ids below 2^31 if the code has affine ids. The warp's lanes
+// are then the work-items of consecutive groups, each group a row of the
+// warp (ExecutionState::rowLanes is the local size).
+std::uint32_t groupsPerPackedWarp(const KernelCode &packed, const NDRange &range);
+
 // The value of one kernel argument, in the order of KernelCode::arguments.
 struct ArgumentValue {
   std::vector<std::byte> bytes; // Value and ByValue: the bytes; GlobalBuffer: the address
@@ -42,10 +51,13 @@ enum class LaunchResult : std::uint8_t {
 // or in order on the calling thread with LANEWISE_DETERMINISTIC=1. A kernel
 // built with checks validates its accesses against `memory`: the global
 // memory the launch may access (buffers, SVM, program-scope variables,
-// arguments passed by value) and released memory.
+// arguments passed by value) and released memory. `packed`, the same kernel
+// lowered for wider warps, runs the launch's full work-groups several to a
+// warp where groupsPerPackedWarp allows (not with LANEWISE_PACK=0); `code`
+// runs the rest.
 LaunchResult launch(const KernelCode &code, const NDRange &range,
                     std::span<const ArgumentValue> arguments,
-                    std::vector<MemoryRange> memory = {});
+                    std::vector<MemoryRange> memory = {}, const KernelCode *packed = nullptr);
 
 // Whether LANEWISE_DETERMINISTIC=1 asks for one worker and a fixed order.
 bool deterministic();

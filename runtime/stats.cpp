@@ -65,12 +65,12 @@ void print(const KernelStats &stats) {
       break; // the worst blocks only
     std::snprintf(line, sizeof line,
                   "  block %zu (SPIR-V %%%u)%s%s: %s (%" PRIu64 " active of %" PRIu64
-                  " lanes, %" PRIu64 " runs)\n",
+                  " lanes, %" PRIu64 " run%s)\n",
                   b, stats.blockLabels[b], stats.blockSources[b].empty() ? "" : " at ",
                   stats.blockSources[b].c_str(),
                   percent(stats.blocks[b].activeLanes, stats.blocks[b].presentLanes).c_str(),
                   stats.blocks[b].activeLanes.load(), stats.blocks[b].presentLanes.load(),
-                  stats.blocks[b].runs.load());
+                  stats.blocks[b].runs.load(), stats.blocks[b].runs == 1 ? "" : "s");
     text += line;
   }
   std::uint64_t instructionTicks = 0;

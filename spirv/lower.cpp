@@ -554,7 +554,25 @@ runtime::KernelCode KernelLowering::run() {
   // put the second warp's 8-byte registers at addresses 4 mod 8).
   code_.registerBytes =
       (code_.registerBytes + varyingAlignment - 1) / varyingAlignment * varyingAlignment;
+  code_.groupIndependent = groupIndependent();
+  for (const runtime::BuiltinRegister &builtin : code_.builtins)
+    code_.usesSubgroups |= runtime::isSubgroupBuiltin(builtin.value);
   return std::move(code_);
+}
+
+bool KernelLowering::groupIndependent() const {
+  if (checks_ || code_.hasBarrier || code_.memory.workgroupBytes || code_.asyncCopySites)
+    return false;
+  for (const runtime::ArgumentBinding &argument : code_.arguments)
+    if (argument.kind == runtime::ArgumentBinding::Kind::LocalBuffer)
+      return false;
+  // Every built-in but the group id is the same in every work-group of a
+  // launch, or written by the engine for each lane of a warp of several
+  // groups.
+  for (const runtime::BuiltinRegister &builtin : code_.builtins)
+    if (builtin.value == runtime::BuiltinValue::WorkgroupId)
+      return false;
+  return true;
 }
 
 // The OpenCL C image type of an OpTypeImage (the OpenCL SPIR-V environment,

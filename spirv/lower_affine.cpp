@@ -475,16 +475,11 @@ bool KernelLowering::lowerAffine(const Instruction &instruction) {
   switch (instruction.opcode) {
   case spv::OpCompositeExtract:
   case spv::OpLoad: {
-    // Lane 0's id, written by the engine at warp start; stride 1 for x,
-    // row stride 1 for y, both 0 for z (uniform in the warp).
-    const uint32_t component = sourceComponent(instruction);
-    code_.builtins.push_back(
-        {*builtinValue(sourceBuiltin(instruction)), result, 1, false, bytes == 8, component});
-    for (uint32_t k = 0; k < 2; ++k) {
-      std::vector<std::byte> stride(bytes, std::byte{0});
-      stride[0] = std::byte{component == k};
-      code_.constants.push_back({result + (k + 1) * bytes, std::move(stride)});
-    }
+    // Lane 0's id and its strides, written by the engine at warp start:
+    // stride 1 for x, row stride 1 for y, both 0 for z (uniform in the
+    // warp); a warp of several work-groups has row stride L in the global x.
+    code_.builtins.push_back({*builtinValue(sourceBuiltin(instruction)), result, 1, false,
+                              bytes == 8, sourceComponent(instruction), true});
     break;
   }
   case spv::OpIAdd:

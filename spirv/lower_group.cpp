@@ -7,6 +7,7 @@ namespace lanewise::spirv::lowering {
 // cl_intel_subgroups extensions), bound to the handlers of exec_group.cpp.
 void KernelLowering::lowerSubgroup(const Instruction &instruction) {
   const spv::Op op = instruction.opcode;
+  code_.usesSubgroups = true;
   auto operand = [&](size_t i) -> const Value & {
     return use(instruction.idOperand(i), instruction);
   };

@@ -117,6 +117,8 @@ public:
       : module_(module), entryPoint_(entryPoint), globals_(globals), options_(options) {}
 
   runtime::KernelCode run();
+  // KernelCode::groupIndependent, of the code lowered.
+  bool groupIndependent() const;
 
 private:
   [[noreturn]] void fail(const Instruction &instruction, const std::string &message) const {

@@ -103,6 +103,13 @@ CL
 run run_spin "$lanewise" run spin.cl --kernel spin --global 8 --arg flag=buffer:int:1 --timeout 0.5
 [ "$(status run_spin)" = 3 ] || fail "run spin: exit status $(status run_spin)"
 has run_spin "local ids 0-7: at block [0-9]+ \(SPIR-V %[0-9]+\) at spin\.cl:2:"
+# Small work-groups share a warp (runtime::groupsPerPackedWarp): the report
+# still names each group and its work-items' local ids.
+run run_spin_groups "$lanewise" run spin.cl --kernel spin --global 8 --local 2 \
+  --arg flag=buffer:int:1 --timeout 0.5
+[ "$(status run_spin_groups)" = 3 ] || fail "run spin, 4 groups: exit status $(status run_spin_groups)"
+has run_spin_groups "8 work-items of 4 work-groups had not finished"
+has run_spin_groups "work-group \(3,0,0\), local ids 0-1: at block [0-9]+ \(SPIR-V %[0-9]+\) at spin\.cl:2:"
 
 # A wild write in the default mode: reported, then the process dies of it.
 cat >wild.cl <<'CL'
@@ -122,6 +129,12 @@ has wild "kernel 'wild' crashed: SIGSEGV \(invalid memory access\) at address 0x
 has wild "^  at wild\.cl:3:"
 has wild "work-item: global \(5,0,0\) local \(5,0,0\) group \(0,0,0\)"
 has wild "checked mode"
+# In a warp that holds several work-groups, the work-item's own group.
+run wild_groups env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0" \
+  TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}handle_segv=0" "$lanewise" run wild.cl --kernel wild \
+  --global 16 --local 4 --arg p=buffer:int:16 --arg long:1099511627776
+[ "$(status wild_groups)" = 139 ] || fail "wild, groups of 4: exit status $(status wild_groups)"
+has wild_groups "work-item: global \(5,0,0\) local \(1,0,0\) group \(1,0,0\)"
 run wild_checked "$lanewise" run wild.cl --kernel wild --global 16 --arg p=buffer:int:16 \
   --arg long:1099511627776 --check=bounds
 [ "$(status wild_checked)" = 3 ] || fail "wild under bounds: exit status $(status wild_checked)"
@@ -135,16 +148,21 @@ kernel void diverge(global int *out) {
     out[i] = i;
 }
 CL
-run traced "$lanewise" run diverge.cl --kernel diverge --global 1000 --local 100 \
-  --arg out=buffer:int:1000 --trace="$work/trace.json"
+# Ten groups of 100 share one warp (runtime::groupsPerPackedWarp): one
+# slice names them all; with LANEWISE_PACK=0, a slice per group.
+for pack in 1 0; do
+run traced env LANEWISE_PACK=$pack "$lanewise" run diverge.cl --kernel diverge --global 1000 \
+  --local 100 --arg out=buffer:int:1000 --trace="$work/trace.json"
 [ "$(status traced)" = 0 ] || fail "traced: exit status $(status traced): $(cat traced.err)"
-$python - "$work/trace.json" <<'PY' || fail "the trace is not as expected"
+$python - "$work/trace.json" $pack <<'PY' || fail "the trace is not as expected (LANEWISE_PACK=$pack)"
 import json, sys
 events = json.load(open(sys.argv[1]))["traceEvents"]
 names = {e["tid"]: e["args"]["name"] for e in events if e["name"] == "thread_name"}
 slices = [e for e in events if e["ph"] == "X"]
 groups = sorted(e["name"] for e in slices if e["cat"] == "work-group")
-assert groups == sorted(f"group ({g},0,0)" for g in range(10)), groups
+expected = (["groups (0,0,0) to (9,0,0)"] if sys.argv[2] == "1"
+            else sorted(f"group ({g},0,0)" for g in range(10)))
+assert groups == expected, groups
 assert all(names[e["tid"]].startswith(("worker", "command queue"))
            for e in slices if e["cat"] == "work-group"), names
 kernel = [e for e in slices if e["name"] == "kernel diverge"]
@@ -155,8 +173,10 @@ for e in slices:
     if e["cat"] == "work-group":  # inside the kernel command
         assert kernel[0]["ts"] <= e["ts"] and e["ts"] + e["dur"] <= kernel[0]["ts"] + kernel[0]["dur"] + 1
 PY
+done
 
-# Statistics: the block of the if runs with a third of the lanes.
+# Statistics: the block of the if runs with a third of the lanes, in one
+# warp that holds the ten groups.
 run stats "$lanewise" run diverge.cl --kernel diverge --global 1000 --local 100 \
   --arg out=buffer:int:1000 --stats
 [ "$(status stats)" = 0 ] || fail "stats: exit status $(status stats)"
@@ -164,7 +184,7 @@ active=0
 for ((i = 0; i < 1000; i++)); do ((i % 3 == 0)) && active=$((active + 1)); done
 expected=$(awk -v a=$active 'BEGIN { printf "%.1f %%", 100 * a / 1000 }')
 has stats "kernel 'diverge': 1 launch, 1000 work-items"
-has stats "at diverge\.cl:4:[0-9]+: $expected \($active active of 1000 lanes, 10 runs\)"
+has stats "at diverge\.cl:4:[0-9]+: $expected \($active active of 1000 lanes, 1 run\)"
 has stats "interpreter time: .*memory [0-9.]+ %"
 
 [ $failures -eq 0 ] || exit 1

@@ -93,7 +93,10 @@ std::string show(const Range &r) {
 }
 // Work-group sizes with a partial last sub-group for sizes 8 to 64 (100, 37),
 // without (64), and a non-uniform NDRange.
-const std::vector<Range> kRanges = {{{200}, {100}}, {{111}, {37}}, {{128}, {64}}, {{150}, {100}}};
+// Sixteen groups of 32, whose kernels without get_group_id run several
+// groups in each warp (runtime::groupsPerPackedWarp), as {128}, {64} does.
+const std::vector<Range> kRanges = {{{200}, {100}}, {{111}, {37}}, {{128}, {64}}, {{150}, {100}},
+                                    {{512}, {32}}};
 const std::vector<std::string> kVariants = {"", "-O0"};
 
 constexpr size_t kInfoWords = 8;

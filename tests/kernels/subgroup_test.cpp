@@ -270,7 +270,10 @@ size_t items(const Range &r) {
 // Work-group sizes that leave a partial last sub-group for sub-group sizes
 // 8 to 64 (100, 37), one that does not (64), and a non-uniform NDRange whose
 // last work-group has 50 work-items.
-const std::vector<Range> kRanges = {{{200}, {100}}, {{111}, {37}}, {{128}, {64}}, {{150}, {100}}};
+// Sixteen groups of 32, whose kernels without get_group_id run several
+// groups in each warp (runtime::groupsPerPackedWarp), as {128}, {64} does.
+const std::vector<Range> kRanges = {{{200}, {100}}, {{111}, {37}}, {{128}, {64}}, {{150}, {100}},
+                                    {{512}, {32}}};
 const std::vector<std::string> kVariants = {"", "-O0"};
 
 constexpr size_t kInfoWords = 8;

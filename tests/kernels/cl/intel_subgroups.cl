@@ -6,6 +6,14 @@
 
 #define INFO_WORDS 8
 
+// The work-group's number in dimension d, from the ids: kernels without
+// get_group_id whose work-groups are whole sub-groups may run several
+// groups in one warp (runtime::groupsPerPackedWarp), and these tests then
+// check that too.
+size_t group_of(uint d) {
+  return (get_global_id(d) - get_global_offset(d) - get_local_id(d)) / get_enqueued_local_size(d);
+}
+
 void record(global uint *info) {
   global uint *r = info + get_global_linear_id() * INFO_WORDS;
   r[0] = get_sub_group_id();
@@ -15,7 +23,7 @@ void record(global uint *info) {
   r[4] = get_num_sub_groups();
   r[5] = get_enqueued_num_sub_groups();
   r[6] = get_local_linear_id();
-  r[7] = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2));
+  r[7] = group_of(0) + get_num_groups(0) * (group_of(1) + get_num_groups(1) * group_of(2));
 }
 
 // ---- shuffles --------------------------------------------------------------------
@@ -98,7 +106,7 @@ VECTOR_KERNEL(float16)
   record(info);                                                                                    \
   const size_t gid = get_global_linear_id();                                                       \
   const uint max = get_max_sub_group_size();                                                       \
-  const size_t g = (get_group_id(0) * get_num_sub_groups() + get_sub_group_id()) * 15 * max;       \
+  const size_t g = (group_of(0) * get_num_sub_groups() + get_sub_group_id()) * 15 * max;          \
   const global uint *p = in + g;                                                                   \
   global uint *q = out + g;                                                                        \
   const uint a = intel_sub_group_block_read(p);                                                    \

@@ -1,0 +1,52 @@
+// Kernels whose work-items see nothing of their work-group but their ids:
+// a one-dimensional launch of small groups runs several of them in each
+// warp (runtime::groupsPerPackedWarp). tests/kernels/packed_test.cpp.
+
+// Every built-in such a kernel may read, eight per work-item. The y and z
+// ids and sizes of a one-dimensional launch are 0 and 1.
+kernel void builtins(global ulong *out) {
+  const size_t i = get_global_id(0) - get_global_offset(0);
+  global ulong *o = out + i * 8;
+  o[0] = get_global_id(0);
+  o[1] = get_local_id(0);
+  o[2] = get_local_size(0);
+  o[3] = get_num_groups(0);
+  o[4] = get_global_offset(0);
+  o[5] = get_local_linear_id();
+  o[6] = get_global_size(0) + 1000000 * get_enqueued_local_size(0);
+  o[7] = get_global_id(1) + 3 * get_global_id(2) + 5 * get_local_id(1) + 7 * get_local_id(2) +
+         11 * (get_local_size(1) + get_local_size(2)) + 13 * get_num_groups(1) +
+         1000 * get_work_dim();
+}
+
+// Addresses in the local id repeat in every group of a warp; those in the
+// global id run on across the groups; int ids widened back.
+kernel void rows(global const int *table, global const int *in, global int *out) {
+  const int gid = get_global_id(0), lid = get_local_id(0);
+  out[gid] = table[lid] * 1000 + in[gid] + (gid - lid);
+}
+
+// Divergence within and across the groups of a warp, a private array, and
+// a loop whose trip count differs by work-item.
+kernel void private_walk(global const int *in, global int *out, int n) {
+  const int gid = get_global_id(0), lid = get_local_id(0);
+  if (gid >= n)
+    return;
+  int acc[8];
+  for (int k = 0; k < 8; ++k)
+    acc[k] = in[(gid + k) % n] * (lid + k);
+  int sum = 0;
+  for (int k = 0; k <= lid % 8; ++k)
+    sum += acc[k];
+  if (lid % 3 == 1)
+    sum = -sum;
+  out[gid] = sum;
+}
+
+// Many live values per work-item: the warp's registers limit how many
+// work-groups it may hold.
+kernel void wide_values(global const double8 *in, global double8 *out) {
+  const size_t i = get_global_id(0);
+  const double8 a = in[i], b = a * 2.0 + 1.0, c = a * a, d = b * c - a, e = d + c * 3.0;
+  out[i] = (a + b) * (c - d) + e * (double)get_local_id(0);
+}

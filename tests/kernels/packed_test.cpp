@@ -1,0 +1,142 @@
+// Launches whose small work-groups share warps (kernels in cl/packed.cl):
+// one-dimensional ranges with local sizes from 1 to 1,000, partial last
+// groups and global offsets; every built-in a group-independent kernel may
+// read, addresses in the local and the global id, divergence, private
+// arrays and register-heavy code. The expected values are computed here
+// from the OpenCL C definitions of the built-ins and of the kernels.
+#include "harness.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lanewise::test {
+namespace {
+
+const char *const variants[] = {"", "-O0"};
+
+struct Range {
+  size_t global, local, offset;
+};
+// Local sizes of one work-item, odd ones, ones that divide the warp and
+// ones that do not, and one too large to share it; with and without a
+// smaller last group.
+const Range ranges[] = {{37, 1, 0},      {1000, 3, 5},   {998, 7, 0},    {4096, 32, 0},
+                        {1000, 100, 11}, {3000, 128, 0}, {2900, 200, 0}, {5000, 500, 3},
+                        {2048, 512, 0},  {3000, 1000, 0}};
+
+std::string where(const std::string &variant, const Range &r) {
+  return (variant.empty() ? "-O2" : variant) + " global " + std::to_string(r.global) + " local " +
+         std::to_string(r.local) + " offset " + std::to_string(r.offset);
+}
+
+class Packed : public SharedContextTest {
+protected:
+  cl_kernel kernel(const std::string &name, const std::string &variant) {
+    return cachedKernel("packed", name, variant);
+  }
+  void launch(cl_kernel k, const Range &r) { run(k, {r.global}, {r.local}, {r.offset}); }
+};
+
+TEST_F(Packed, EveryWorkItemSeesItsOwnBuiltins) {
+  for (const std::string variant : variants)
+    for (const Range &r : ranges) {
+      cl_kernel k = kernel("builtins", variant);
+      ASSERT_NE(k, nullptr);
+      cl_mem out = buffer<cl_ulong>(r.global * 8);
+      setArgs(k, out);
+      launch(k, r);
+      const std::vector<cl_ulong> got = read<cl_ulong>(out, r.global * 8);
+      const size_t groups = (r.global + r.local - 1) / r.local;
+      for (size_t i = 0; i < r.global; ++i) {
+        const size_t group = i / r.local, local = i % r.local;
+        const size_t size = group + 1 < groups ? r.local : r.global - group * r.local;
+        const std::array<cl_ulong, 8> expected = {
+            r.offset + i,      local, size, groups, r.offset, local, r.global + 1000000 * r.local,
+            11 * 2 + 13 + 1000};
+        for (size_t j = 0; j < 8; ++j)
+          ASSERT_EQ(got[i * 8 + j], expected[j])
+              << "built-in " << j << " of work-item " << i << ", " << where(variant, r);
+      }
+    }
+}
+
+TEST_F(Packed, AddressesInTheLocalIdRepeatInEveryGroup) {
+  for (const std::string variant : variants)
+    for (const Range &r : ranges) {
+      std::vector<cl_int> table(r.local), in(r.offset + r.global);
+      for (size_t j = 0; j < table.size(); ++j)
+        table[j] = static_cast<cl_int>(j * 7 % 13);
+      for (size_t j = 0; j < in.size(); ++j)
+        in[j] = static_cast<cl_int>(j * 3 % 101);
+      cl_kernel k = kernel("rows", variant);
+      ASSERT_NE(k, nullptr);
+      cl_mem out = buffer<cl_int>(r.offset + r.global);
+      setArgs(k, buffer(table), buffer(in), out);
+      launch(k, r);
+      const std::vector<cl_int> got = read<cl_int>(out, r.offset + r.global);
+      for (size_t i = 0; i < r.global; ++i) {
+        const size_t gid = r.offset + i, lid = i % r.local;
+        ASSERT_EQ(got[gid], cl_int(table[lid] * 1000 + in[gid] + (gid - lid)))
+            << "work-item " << gid << ", " << where(variant, r);
+      }
+    }
+}
+
+TEST_F(Packed, DivergenceAndPrivateArraysInEachGroup) {
+  for (const std::string variant : variants)
+    for (const Range &r : ranges) {
+      if (r.offset)
+        continue;                                   // the kernel indexes from global id 0
+      const int n = static_cast<int>(r.global) - 4; // the last work-items return early
+      std::vector<cl_int> in(r.global);
+      for (size_t j = 0; j < in.size(); ++j)
+        in[j] = static_cast<cl_int>(j % 17) - 8;
+      std::vector<cl_int> before(r.global, -7);
+      cl_kernel k = kernel("private_walk", variant);
+      ASSERT_NE(k, nullptr);
+      cl_mem out = buffer(before);
+      setArgs(k, buffer(in), out, cl_int(n));
+      launch(k, r);
+      const std::vector<cl_int> got = read<cl_int>(out, r.global);
+      for (int gid = 0; gid < int(r.global); ++gid) {
+        const int lid = gid % int(r.local);
+        int expected = -7;
+        if (gid < n) {
+          expected = 0;
+          for (int j = 0; j <= lid % 8; ++j)
+            expected += in[(gid + j) % n] * (lid + j);
+          if (lid % 3 == 1)
+            expected = -expected;
+        }
+        ASSERT_EQ(got[gid], expected) << "work-item " << gid << ", " << where(variant, r);
+      }
+    }
+}
+
+TEST_F(Packed, RegisterHeavyKernels) {
+  for (const std::string variant : variants)
+    for (const Range &r : ranges) {
+      if (r.offset)
+        continue;
+      // Small integers: every operation of the kernel is exact in double.
+      std::vector<cl_double> in(r.global * 8);
+      for (size_t j = 0; j < in.size(); ++j)
+        in[j] = double(int(j % 23) - 11);
+      cl_kernel k = kernel("wide_values", variant);
+      ASSERT_NE(k, nullptr);
+      cl_mem out = buffer<cl_double>(in.size());
+      setArgs(k, buffer(in), out);
+      launch(k, r);
+      const std::vector<cl_double> got = read<cl_double>(out, in.size());
+      for (size_t j = 0; j < in.size(); ++j) {
+        const double a = in[j], b = a * 2 + 1, c = a * a, d = b * c - a, e = d + c * 3;
+        const double expected = (a + b) * (c - d) + e * double((j / 8) % r.local);
+        ASSERT_EQ(got[j], expected) << "element " << j << ", " << where(variant, r);
+      }
+    }
+}
+
+} // namespace
+} // namespace lanewise::test
