@@ -767,7 +767,7 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
 
   return queue->enqueue(
       CL_COMMAND_NDRANGE_KERNEL, waitListSpan(numEvents, events),
-      [code = kernel->info->codeFor(range), packed = kernel->info->packedCode,
+      [code = kernel->info->codeFor(range), packed = kernel->executable->packedFor(*kernel->info, range),
        executable = kernel->executable, values = std::move(values),
        buffers = std::move(buffers), range, empty, memory = std::move(memory),
        queue = queue]() mutable -> cl_int {
@@ -784,7 +784,7 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
           // A launch the checked mode aborted at its first finding, or the
           // watchdog stopped, fails the command (its event gets a negative
           // status).
-          if (runtime::launch(*code, range, values, std::move(memory), packed.get()) ==
+          if (runtime::launch(*code, range, values, std::move(memory), packed) ==
               runtime::LaunchResult::Completed)
             return CL_SUCCESS;
           // The event keeps the queue alive until the command finishes.

@@ -19,6 +19,25 @@
 using namespace lanewise;
 using namespace lanewise::icd;
 
+const lanewise::runtime::KernelCode *
+ProgramExecutable::packedFor(const Kernel &kernel, const lanewise::runtime::NDRange &range) const {
+  Kernel::Packed *packed = kernel.packed.get();
+  // The usual code's flags are the packed code's: it is the same kernel.
+  if (!packed || !lanewise::runtime::groupsPerPackedWarp(*kernel.code, range, packed->width))
+    return nullptr;
+  std::call_once(packed->lowered, [&] {
+    try {
+      auto code = std::make_shared<const lanewise::runtime::KernelCode>(lanewise::spirv::lowerKernel(
+          *module, *kernel.entryPoint, globalAddresses, packed->options));
+      if (code->groupIndependent)
+        packed->code = std::move(code);
+    } catch (const lanewise::spirv::LoadError &) {
+      // The kernel's usual code runs its launches.
+    }
+  });
+  return packed->code.get();
+}
+
 const ProgramExecutable::Kernel *ProgramExecutable::find(std::string_view name) const {
   for (const Kernel &kernel : kernels)
     if (kernel.name == name)
@@ -52,14 +71,14 @@ cl_int loadIL(_cl_program &program, bool library = false) {
   return CL_SUCCESS;
 }
 
-// The kernel lowered for warps that hold several of its work-groups
-// (runtime::groupsPerPackedWarp), when `code` is group-independent: eight
-// times its width, at most 1,024 lanes and 256 KiB of registers per warp,
-// so that a warp's registers stay in the processor's second-level cache.
-std::shared_ptr<const runtime::KernelCode>
-packedCode(const spirv::Module &module, const spirv::EntryPoint &entryPoint,
-           const std::unordered_map<uint32_t, uint64_t> &addresses, spirv::LowerOptions options,
-           const runtime::KernelCode &code) {
+// How the kernel would be lowered for warps that hold several of its
+// work-groups (runtime::groupsPerPackedWarp), when `code` is
+// group-independent: eight times its width, at most 1,024 lanes and
+// 256 KiB of registers per warp, so that a warp's registers stay in the
+// processor's second-level cache. The lowering itself waits for the first
+// launch that can use it (ProgramExecutable::packedFor).
+std::shared_ptr<ProgramExecutable::Kernel::Packed> packedPlan(const spirv::LowerOptions &options,
+                                                              const runtime::KernelCode &code) {
   if (!code.groupIndependent)
     return nullptr;
   constexpr uint64_t registerBudget = 256 * 1024;
@@ -69,10 +88,11 @@ packedCode(const spirv::Module &module, const spirv::EntryPoint &entryPoint,
     width /= 2;
   if (width * bytesPerLane > registerBudget)
     return nullptr;
-  options.width = width;
-  auto packed = std::make_shared<const runtime::KernelCode>(
-      spirv::lowerKernel(module, entryPoint, addresses, options));
-  return packed->groupIndependent ? packed : nullptr;
+  auto packed = std::make_shared<ProgramExecutable::Kernel::Packed>();
+  packed->width = width;
+  packed->options = options;
+  packed->options.width = width;
+  return packed;
 }
 
 // Lowers every kernel of the module and lays out its program-scope variables.
@@ -105,7 +125,7 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
                                                              : "%" + std::to_string(global.id)});
     total += global.size + redZone;
   }
-  std::unordered_map<uint32_t, uint64_t> addresses;
+  std::unordered_map<uint32_t, uint64_t> &addresses = executable->globalAddresses;
   if (total) {
     const size_t rounded = (total + 127) / 128 * 128;
     auto *memory = static_cast<std::byte *>(std::aligned_alloc(128, rounded));
@@ -134,7 +154,8 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
     if (value >= 1 && value <= 1024)
       options.width = static_cast<uint32_t>(value);
   }
-  options.specializations = &program.specializations;
+  executable->specializations = program.specializations;
+  options.specializations = &executable->specializations;
   options.checks = checks;
   if (checks.any() && !program.sourceKey.empty()) {
     std::string kernels;
@@ -163,7 +184,7 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
             spirv::lowerKernel(module, entryPoint, addresses, options));
       }
       kernel.code = std::move(code);
-      kernel.packedCode = packedCode(module, entryPoint, addresses, rows, *kernel.code);
+      kernel.packed = packedPlan(rows, *kernel.code);
       executable->kernels.push_back(std::move(kernel));
     } catch (const spirv::LoadError &error) {
       log += std::string("error: ") + error.what() + "\n";

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 // What a successful build produces, shared by the program's kernels.
@@ -28,9 +29,16 @@ struct ProgramExecutable {
     std::shared_ptr<const lanewise::runtime::KernelCode> rowCode;
     // The same kernel lowered for warps several times as wide, which hold
     // several work-groups of a one-dimensional launch (KernelCode::
-    // groupIndependent, runtime::groupsPerPackedWarp); null when the
+    // groupIndependent, runtime::groupsPerPackedWarp): lowered at the first
+    // launch that can use it (ProgramExecutable::packedFor). Null when the
     // kernel's work-groups cannot share a warp.
-    std::shared_ptr<const lanewise::runtime::KernelCode> packedCode;
+    struct Packed {
+      uint32_t width = 0; // lanes of its warps
+      lanewise::spirv::LowerOptions options;
+      std::once_flag lowered;
+      std::shared_ptr<const lanewise::runtime::KernelCode> code; // null if it failed
+    };
+    std::shared_ptr<Packed> packed;
     // The code for a launch of `range`.
     const std::shared_ptr<const lanewise::runtime::KernelCode> &
     codeFor(const lanewise::runtime::NDRange &range) const {
@@ -51,6 +59,16 @@ struct ProgramExecutable {
   size_t globalVariableBytes = 0;
 
   const Kernel *find(std::string_view name) const;
+  // The kernel's code for warps of several work-groups of `range`
+  // (runtime::groupsPerPackedWarp), lowered now if it is the first
+  // launch to use it; null when the launch cannot share warps.
+  const lanewise::runtime::KernelCode *packedFor(const Kernel &kernel,
+                                                 const lanewise::runtime::NDRange &range) const;
+
+  // What lowering a kernel again needs: the addresses of the program-scope
+  // variables, and the specialization constants the program was built with.
+  std::unordered_map<uint32_t, uint64_t> globalAddresses;
+  lanewise::spirv::SpecializationValues specializations;
 };
 
 struct _cl_program : lanewise::icd::Object<_cl_program, lanewise::icd::ObjectKind::Program> {

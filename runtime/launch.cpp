@@ -852,17 +852,22 @@ bool packingAllowed() {
 } // namespace
 
 std::uint32_t groupsPerPackedWarp(const KernelCode &packed, const NDRange &range) {
-  if (!packed.groupIndependent || !packingAllowed())
+  return groupsPerPackedWarp(packed, range, packed.width);
+}
+
+std::uint32_t groupsPerPackedWarp(const KernelCode &code, const NDRange &range,
+                                  std::uint32_t width) {
+  if (!code.groupIndependent || !packingAllowed())
     return 0;
   if (range.global[1] != 1 || range.global[2] != 1 || range.local[1] != 1 || range.local[2] != 1)
     return 0;
-  const std::uint64_t perWarp = packed.width / range.local[0];
+  const std::uint64_t perWarp = width / range.local[0];
   if (perWarp < 2 || range.global[0] / range.local[0] < 2)
     return 0;
   // Sub-groups are slices of the warp: each must lie in one work-group.
-  if (packed.usesSubgroups && range.local[0] % packed.subgroupSize != 0)
+  if (code.usesSubgroups && range.local[0] % code.subgroupSize != 0)
     return 0;
-  if (packed.rowWarps)
+  if (code.rowWarps)
     for (int d = 0; d < 3; ++d)
       if (range.offset[d] + range.global[d] > (std::uint64_t(1) << 31))
         return 0;

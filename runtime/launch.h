@@ -33,6 +33,10 @@ bool affineIdsHold(std::uint32_t width, const NDRange &range);
 // are then the work-items of consecutive groups, each group a row of the
 // warp (ExecutionState::rowLanes is the local size).
 std::uint32_t groupsPerPackedWarp(const KernelCode &packed, const NDRange &range);
+// The same for warps of `width` lanes of the kernel whose code `code` is
+// at another width (whether lowering it for them is worth it).
+std::uint32_t groupsPerPackedWarp(const KernelCode &code, const NDRange &range,
+                                  std::uint32_t width);
 
 // The value of one kernel argument, in the order of KernelCode::arguments.
 struct ArgumentValue {
