@@ -713,6 +713,15 @@ void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t 
 } // namespace
 
 namespace {
+// Whether every global id of the launch is below 2^31, as code with affine
+// ids needs ("small" ids, whose truncation to int widens back exactly).
+bool globalIdsBelow2To31(const NDRange &range) {
+  for (int d = 0; d < 3; ++d)
+    if (range.offset[d] + range.global[d] > (std::uint64_t(1) << 31))
+      return false;
+  return true;
+}
+
 // Whether the warps of a work-group of x × y × z lanes each lie in one row,
 // or hold whole rows of one plane (warps start at multiples of the width).
 bool shapeFitsRows(std::uint64_t width, std::uint64_t x, std::uint64_t y, std::uint64_t z) {
@@ -725,10 +734,10 @@ bool shapeFitsRows(std::uint64_t width, std::uint64_t x, std::uint64_t y, std::u
 bool affineIdsHold(std::uint32_t width, const NDRange &range) {
   // Every shape of work-group the launch has: the local size, and in each
   // dimension the smaller last work-group.
+  if (!globalIdsBelow2To31(range))
+    return false;
   std::uint64_t sizes[3][2];
   for (int d = 0; d < 3; ++d) {
-    if (range.offset[d] + range.global[d] > (std::uint64_t(1) << 31))
-      return false;
     sizes[d][0] = range.local[d];
     const std::uint64_t last = range.global[d] % range.local[d];
     sizes[d][1] = last ? last : range.local[d];
@@ -867,10 +876,8 @@ std::uint32_t groupsPerPackedWarp(const KernelCode &code, const NDRange &range,
   // Sub-groups are slices of the warp: each must lie in one work-group.
   if (code.usesSubgroups && range.local[0] % code.subgroupSize != 0)
     return 0;
-  if (code.rowWarps)
-    for (int d = 0; d < 3; ++d)
-      if (range.offset[d] + range.global[d] > (std::uint64_t(1) << 31))
-        return 0;
+  if (code.rowWarps && !globalIdsBelow2To31(range))
+    return 0;
   return static_cast<std::uint32_t>(perWarp);
 }
 
