@@ -1,5 +1,6 @@
 #include "runtime/interpreter.h"
 
+#include "runtime/isa.h"
 #include "runtime/stats.h"
 #include "runtime/watchdog.h"
 
@@ -72,8 +73,10 @@ std::uint64_t loadSelector(const std::byte *p, std::uint32_t bytes) {
 
 } // namespace
 
-void copyRegister(const RegisterCopy &copy, const ExecutionState &state,
-                  const std::uint8_t *mask) {
+namespace {
+
+void copyOnBaseline(const RegisterCopy &copy, const ExecutionState &state,
+                    const std::uint8_t *mask) {
   switch (copy.bytesPerElement) {
   case 1:
     return copyElements<std::uint8_t>(copy, state, mask);
@@ -86,6 +89,20 @@ void copyRegister(const RegisterCopy &copy, const ExecutionState &state,
   default:
     return copyElements<std::uint64_t>(copy, state, mask);
   }
+}
+
+// The copies of a divergent loop's phis blend every lane under a mask: built
+// again for AVX2, as the handlers are (isa.h).
+[[gnu::target("avx2"), gnu::flatten]] void
+copyOnAvx2(const RegisterCopy &copy, const ExecutionState &state, const std::uint8_t *mask) {
+  copyOnBaseline(copy, state, mask);
+}
+
+} // namespace
+
+void copyRegister(const RegisterCopy &copy, const ExecutionState &state, const std::uint8_t *mask) {
+  static const auto copyOn = handlerIsa() == Isa::Avx2 ? &copyOnAvx2 : &copyOnBaseline;
+  copyOn(copy, state, mask);
 }
 
 namespace {
@@ -119,12 +136,20 @@ struct MaskOps {
 // One byte per lane from a bit mask (what handlers and copies read), eight
 // lanes at a time: the byte of each bit is selected, then made 0 or 1.
 void expand(const std::uint64_t *mask, std::uint32_t lanes, std::uint8_t *bytes) {
-  for (std::uint32_t l = 0; l < lanes; l += 8) {
+  auto spread = [&](std::uint32_t l) {
     const std::uint64_t bits = (mask[l / 64] >> (l % 64)) & 0xff;
     std::uint64_t x = bits * 0x0101010101010101ull;
     x &= 0x8040201008040201ull;
-    x = ((x + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
-    std::memcpy(bytes + l, &x, std::min<std::uint32_t>(8, lanes - l));
+    return ((x + 0x7F7F7F7F7F7F7F7Full) >> 7) & 0x0101010101010101ull;
+  };
+  std::uint32_t l = 0;
+  for (; l + 8 <= lanes; l += 8) {
+    const std::uint64_t x = spread(l);
+    std::memcpy(bytes + l, &x, 8);
+  }
+  if (l < lanes) {
+    const std::uint64_t x = spread(l);
+    std::memcpy(bytes + l, &x, lanes - l);
   }
 }
 
@@ -182,9 +207,15 @@ void releaseBarrier(const ExecutionState &s, LaneControl &control) {
   std::fill_n(control.atBarrier, maskWords(s.width), 0);
 }
 
-WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control, bool mayYield) {
+namespace {
+
+// runWarp for warps of `FixedWords` mask words (0: any number, read from
+// the state): with the number known, the compiler unrolls the loops over
+// the words of the masks, which the control flow runs at every block.
+template <std::uint32_t FixedWords>
+WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &control, bool mayYield) {
   const std::uint32_t n = s.laneCount;
-  const std::uint32_t words = maskWords(s.width);
+  const std::uint32_t words = FixedWords ? FixedWords : maskWords(s.width);
   const std::uint32_t blockWords = maskWords(static_cast<std::uint32_t>(code.blocks.size()));
   const MaskOps ops{words};
   // Masks are read and written `words` words at a time: only those are set.
@@ -275,27 +306,50 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
     setFocus(saved);
     return found;
   };
+  auto leave = [&](std::uint32_t block, const Mask &lanes) {
+    std::uint64_t *w = waitingAt(block);
+    bool empty = true;
+    for (std::uint32_t k = 0; k < words; ++k) {
+      w[k] &= ~lanes[k];
+      empty &= w[k] == 0;
+    }
+    if (empty)
+      control.occupied[block / 64] &= ~(std::uint64_t(1) << (block % 64));
+  };
+  // The block to run next and its lanes, which leave it.
   auto next = [&](Mask &lanes) -> std::uint32_t {
     std::uint32_t block = lowest(lanes);
     if (block == noBlock && focus != noFocus) { // the turn ends: all lanes again
       setFocus(noFocus);
       block = lowest(lanes);
     }
+    if (block != noBlock)
+      leave(block, lanes);
     return block;
   };
-  // Whether lanes wait at a block numbered `block` or lower.
-  auto occupiedUpTo = [&](std::uint32_t block) {
+  auto occupied = [&](std::uint32_t block) {
+    return ((control.occupied[block / 64] >> (block % 64)) & 1) != 0;
+  };
+  // Whether lanes wait at a block numbered below `block`.
+  auto occupiedBelow = [&](std::uint32_t block) {
     for (std::uint32_t k = 0; k < block / 64; ++k)
       if (control.occupied[k])
         return true;
-    const std::uint64_t below = ~std::uint64_t(0) >> (63 - block % 64);
+    const std::uint64_t below = (std::uint64_t(1) << (block % 64)) - 1;
     return (control.occupied[block / 64] & below) != 0;
   };
-  auto leave = [&](std::uint32_t block, const Mask &lanes) {
+  // Lanes that run on to `block` when no lane waits before it: those that
+  // may run among the lanes waiting there join them (what next() would
+  // choose, without its search).
+  auto join = [&](std::uint32_t block, Mask &lanes) {
+    if (!occupied(block))
+      return;
     std::uint64_t *w = waitingAt(block);
     bool empty = true;
     for (std::uint32_t k = 0; k < words; ++k) {
-      w[k] &= ~lanes[k];
+      const std::uint64_t joining = w[k] & ~control.atBarrier[k] & focusLanes[k];
+      lanes[k] |= joining;
+      w[k] &= ~joining;
       empty &= w[k] == 0;
     }
     if (empty)
@@ -318,26 +372,31 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
 
   Mask lanes, taken, notTaken;
   std::uint32_t current = next(lanes);
-  // Lanes that next() chose leave their block and set the mask; lanes that
-  // go on together to their one target (below) keep both: the fast path of
-  // code without divergence, and of the lanes still in a divergent loop.
-  bool chosen = true, full = false;
+  // A new set of lanes (from next(), a join or a divergent branch) sets the
+  // mask; lanes that go on together to their one target (below) keep it:
+  // the fast path of code without divergence, and of the lanes still in a
+  // divergent loop.
+  bool newLanes = true, full = false;
   while (current != noBlock) {
-    if (chosen) {
-      leave(current, lanes);
+    if (newLanes) {
       full = ops.equal(lanes.data(), all.data());
       s.fullMask = full;
       s.span = n;
       s.dense = full;
       if (!full) {
         expand(lanes.data(), n, s.active);
-        std::uint32_t count = 0;
-        for (std::uint32_t k = 0; k < words; ++k) {
-          count += static_cast<std::uint32_t>(std::popcount(lanes[k]));
+        // Dense: the lanes are [0, span), every word below the last one
+        // whole and the last one's bits the low ones.
+        std::uint32_t last = 0;
+        for (std::uint32_t k = 1; k < words; ++k)
           if (lanes[k])
-            s.span = k * 64 + 64 - static_cast<std::uint32_t>(std::countl_zero(lanes[k]));
-        }
-        s.dense = count == s.span;
+            last = k;
+        const std::uint64_t top = lanes[last];
+        s.span = last * 64 + 64 - static_cast<std::uint32_t>(std::countl_zero(top));
+        bool dense = (top & (top + 1)) == 0;
+        for (std::uint32_t k = 0; k < last; ++k)
+          dense &= lanes[k] == ~std::uint64_t(0);
+        s.dense = dense;
       }
     }
     const std::uint8_t *activeMask = full ? nullptr : s.active;
@@ -372,7 +431,7 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
     // Where the active lanes go. A single target reached by every active
     // lane is followed at once when the mask was full: no other lane waits.
     const Terminator &t = block.terminator;
-    std::uint32_t single = noBlock;
+    std::uint32_t single = noBlock, split = noBlock;
     switch (t.kind) {
     case Terminator::Kind::Branch:
       for (const RegisterCopy &copy : t.edgeCopies[0])
@@ -408,6 +467,17 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
         expand(notTaken.data(), n, edgeMask);
         for (const RegisterCopy &copy : t.edgeCopies[1])
           copyRegister(copy, s, edgeMask);
+      }
+      // Nothing waits before the lower target: its lanes run it next,
+      // without next()'s search, and the others wait at the other one.
+      const bool takenFirst = t.target[0] < t.target[1];
+      const std::uint32_t first = takenFirst ? t.target[0] : t.target[1];
+      if (t.target[0] != t.target[1] && !occupiedBelow(first)) {
+        arrive(takenFirst ? t.target[1] : t.target[0], takenFirst ? notTaken.data() : taken.data());
+        lanes = takenFirst ? taken : notTaken;
+        join(first, lanes);
+        split = first;
+        break;
       }
       arrive(t.target[0], taken.data());
       arrive(t.target[1], notTaken.data());
@@ -457,11 +527,18 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
     // The lanes go on together, their mask as it is, when they all go to
     // one target where no lane waits and no lane waits before it: the
     // target is then where next() would take them (a divergent loop's
-    // active lanes, with the others waiting at its exit).
+    // active lanes, with the others waiting at its exit). When lanes wait
+    // at the target but none before it, those that may run join them.
     std::uint32_t target;
-    const bool together = single != noBlock && (full || !occupiedUpTo(single));
-    chosen = !together;
+    const bool together =
+        single != noBlock && (full || (!occupied(single) && !occupiedBelow(single)));
+    newLanes = !together;
     if (together) {
+      target = single;
+    } else if (split != noBlock) {
+      target = split;
+    } else if (single != noBlock && !occupiedBelow(single)) {
+      join(single, lanes);
       target = single;
     } else {
       if (single != noBlock)
@@ -471,15 +548,12 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
     if (target != noBlock && target <= current && ++backEdges == spinBudget) {
       backEdges = 0;
       // The watchdog (LANEWISE_TIMEOUT) looks at the clock here, every
-      // spinBudget backward branches, off the loop's fast path.
+      // spinBudget backward branches, off the loop's fast path. The lanes
+      // about to run wait at their target again first.
       s.backwardBranches += spinBudget;
-      if (watchdog && watchdog->expired()) {
-        if (together)
-          arrive(target, lanes.data());
+      arrive(target, lanes.data());
+      if (watchdog && watchdog->expired())
         return WarpStop::Stopped;
-      }
-      if (together)
-        arrive(target, lanes.data());
       const std::uint32_t looping =
           focus != noFocus ? focus : ops.firstSet(lanes.data()) / subgroupSize();
       const std::uint32_t other =
@@ -494,11 +568,26 @@ WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control
         setFocus(noFocus);
       }
       target = next(lanes);
-      chosen = true;
+      newLanes = true;
     }
     current = target;
   }
   return ops.empty(control.atBarrier) ? WarpStop::Finished : WarpStop::AtBarrier;
+}
+
+} // namespace
+
+WarpStop runWarp(const KernelCode &code, ExecutionState &s, LaneControl &control, bool mayYield) {
+  switch (maskWords(s.width)) {
+  case 1:
+    return runWarpOf<1>(code, s, control, mayYield);
+  case 2: // the default width, 128
+    return runWarpOf<2>(code, s, control, mayYield);
+  case 16: // warps of several work-groups, 1,024
+    return runWarpOf<16>(code, s, control, mayYield);
+  default:
+    return runWarpOf<0>(code, s, control, mayYield);
+  }
 }
 
 } // namespace lanewise::runtime

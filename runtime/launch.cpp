@@ -525,8 +525,11 @@ void recordPositions(const KernelCode &code, const std::vector<ExecutionState> &
   }
 }
 
-// Runs one unit of the plan: a work-group, or the warp of several.
-void runWorkGroup(WorkerContext &context, const LaunchPlan &plan, std::uint64_t linearGroup) {
+// Runs one unit of the plan: a work-group, or the warp of several. Not
+// cloned for its one caller, whose context is a thread_local: the clone
+// would look the context up (__tls_get_addr) at every use.
+[[gnu::noclone]] void runWorkGroup(WorkerContext &context, const LaunchPlan &plan,
+                                   std::uint64_t linearGroup) {
   const KernelCode &code = plan.code;
   const NDRange &range = plan.range;
   WorkGroupInfo group;
