@@ -338,12 +338,10 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
     const std::uint64_t below = (std::uint64_t(1) << (block % 64)) - 1;
     return (control.occupied[block / 64] & below) != 0;
   };
-  // Lanes that run on to `block` when no lane waits before it: those that
-  // may run among the lanes waiting there join them (what next() would
-  // choose, without its search).
+  // Lanes that run on to an occupied `block` when no lane waits before it:
+  // those that may run among the lanes waiting there join them (what next()
+  // would choose, without its search).
   auto join = [&](std::uint32_t block, Mask &lanes) {
-    if (!occupied(block))
-      return;
     std::uint64_t *w = waitingAt(block);
     bool empty = true;
     for (std::uint32_t k = 0; k < words; ++k) {
@@ -475,7 +473,8 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
       if (t.target[0] != t.target[1] && !occupiedBelow(first)) {
         arrive(takenFirst ? t.target[1] : t.target[0], takenFirst ? notTaken.data() : taken.data());
         lanes = takenFirst ? taken : notTaken;
-        join(first, lanes);
+        if (occupied(first))
+          join(first, lanes);
         split = first;
         break;
       }
@@ -530,20 +529,19 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
     // active lanes, with the others waiting at its exit). When lanes wait
     // at the target but none before it, those that may run join them.
     std::uint32_t target;
-    const bool together =
-        single != noBlock && (full || (!occupied(single) && !occupiedBelow(single)));
-    newLanes = !together;
-    if (together) {
+    if (single != noBlock && (full || !occupiedBelow(single))) {
       target = single;
+      newLanes = !full && occupied(single);
+      if (newLanes)
+        join(single, lanes);
     } else if (split != noBlock) {
       target = split;
-    } else if (single != noBlock && !occupiedBelow(single)) {
-      join(single, lanes);
-      target = single;
+      newLanes = true;
     } else {
       if (single != noBlock)
         arrive(single, lanes.data());
       target = next(lanes);
+      newLanes = true;
     }
     if (target != noBlock && target <= current && ++backEdges == spinBudget) {
       backEdges = 0;
