@@ -754,6 +754,8 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
         buffers.emplace_back(i, OwnerRef(argument.buffer));
         const std::uint64_t address = argumentAddress(*argument.buffer);
         std::memcpy(values.back().bytes.data(), &address, 8);
+        if (!argument.buffer->isImage())
+          values.back().bufferBytes = argument.buffer->size;
       }
     }
   }

@@ -392,10 +392,19 @@ template <std::uint32_t Bytes> struct Memory {
       const std::int64_t stride = std::int64_t(p.stride);
       const std::int64_t size = std::int64_t(components) * Bytes;
       if (s.dense && stride == size) {
-        if (components == 1)
+        if (s.streamingStores) {
+          if (components == 1)
+            streamCopy(base, reinterpret_cast<const std::byte *>(value), std::size_t(n) * Bytes);
+          else
+            interleave<Bytes, true>(base, value, components, n, w);
+#if defined(__SSE2__)
+          _mm_sfence();
+#endif
+        } else if (components == 1) {
           std::memcpy(base, value, std::size_t(n) * Bytes);
-        else
+        } else {
           interleave<Bytes>(base, value, components, n, w);
+        }
         return;
       }
       if (components == 1 && stride == Bytes) {

@@ -1,6 +1,7 @@
 // Conversion instructions (SPIR-V 1.4, 3.37.11) with the OpenCL rounding and
 // saturation rules (OpenCL C 3.0, 6.4.3; OpenCL SPIR-V environment, 2.9).
 #include "runtime/handlers.h"
+#include "runtime/isa.h"
 #include "runtime/shapes.h"
 
 #include <algorithm>
@@ -8,6 +9,10 @@
 #include <cfenv>
 #include <cmath>
 #include <limits>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace lanewise::runtime {
 
@@ -192,7 +197,90 @@ template <typename From, Rounding Mode> struct NarrowToHalf {
   }
 };
 
+#if defined(__x86_64__)
+// With F16C (runtime/isa.h), eight floats become halves in one instruction,
+// rounded in the instruction's own mode: the same results as narrowToHalf
+// (IEEE 754 conversions; a NaN made quiet keeps the high bits of its
+// payload; the environment's DAZ is never set). For the lanes of a dense
+// block; the others, and the uniform forms, as the bits are.
+template <Rounding Mode> struct NarrowFloatF16c {
+  static constexpr int immediate() {
+    switch (Mode) {
+    case Rounding::RTZ:
+      return _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC;
+    case Rounding::RTP:
+      return _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC;
+    case Rounding::RTN:
+      return _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC;
+    default:
+      return _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    }
+  }
+  [[gnu::target("avx2,f16c")]] static void run(const Instruction &in, ExecutionState &s) {
+    if (!s.dense)
+      return NarrowToHalf<float, Mode>::template run<true, true>(in, s);
+    const std::uint32_t w = s.width, n = s.span;
+    for (std::uint32_t c = 0; c < in.components; ++c) {
+      auto *r = s.reg<std::uint16_t>(in.result) + c * w;
+      const float *a = s.reg<const float>(in.operand[0]) + c * w;
+      std::uint32_t l = 0;
+      for (; l + 8 <= n; l += 8)
+        _mm_storeu_si128(reinterpret_cast<__m128i *>(r + l),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(a + l), immediate()));
+      for (; l < n; ++l)
+        r[l] = narrowToHalf<float, Mode>(a[l]);
+    }
+  }
+};
+
+// Halves widened to floats, eight in one instruction (exact; a NaN made
+// quiet, as widenBits does).
+struct WidenHalfF16c {
+  [[gnu::target("avx2,f16c")]] static void run(const Instruction &in, ExecutionState &s) {
+    const std::uint32_t w = s.width, n = s.span;
+    for (std::uint32_t c = 0; c < in.components; ++c) {
+      float *r = s.reg<float>(in.result) + c * w;
+      const auto *a = s.reg<const std::uint16_t>(in.operand[0]) + c * w;
+      std::uint32_t l = 0;
+      for (; l + 8 <= n; l += 8) {
+        const __m256 v = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(a + l)));
+        if (s.dense) {
+          _mm256_storeu_ps(r + l, v);
+        } else {
+          // The active lanes' bytes (0 or 1) widened to all-ones masks.
+          const __m128i bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i *>(s.active + l));
+          const __m256 mask = _mm256_castsi256_ps(
+              _mm256_sub_epi32(_mm256_setzero_si256(), _mm256_cvtepu8_epi32(bytes)));
+          _mm256_storeu_ps(r + l, _mm256_blendv_ps(_mm256_loadu_ps(r + l), v, mask));
+        }
+      }
+      for (; l < n; ++l)
+        if (s.dense || s.active[l])
+          r[l] = widenBits(a[l]);
+    }
+  }
+};
+#endif
+
 template <typename From> Handler narrowToHalfHandler(Rounding rounding, const Shape &shape) {
+#if defined(__x86_64__)
+  // Varying floats to varying halves: the F16C form where the process uses
+  // AVX2.
+  if constexpr (std::is_same_v<From, float>) {
+    if (shape.result && shape.operand[0] && handlerIsa() == Isa::Avx2) {
+      switch (rounding) {
+      case Rounding::RTZ:
+        return &NarrowFloatF16c<Rounding::RTZ>::run;
+      case Rounding::RTP:
+        return &NarrowFloatF16c<Rounding::RTP>::run;
+      case Rounding::RTN:
+        return &NarrowFloatF16c<Rounding::RTN>::run;
+      default:
+        return &NarrowFloatF16c<Rounding::RTE>::run;
+      }
+    }
+  }
+#endif
   switch (rounding) {
   case Rounding::RTZ: return shaped1<NarrowToHalf<From, Rounding::RTZ>>(shape);
   case Rounding::RTP: return shaped1<NarrowToHalf<From, Rounding::RTP>>(shape);
@@ -216,8 +304,14 @@ Handler convertHandler(NumericType from, NumericType to, Rounding rounding, bool
                        const Shape &shape) {
   return withNumeric(from, [&]<typename F>() {
     return withNumeric(to, [&]<typename T>() -> Handler {
-      if constexpr (std::is_same_v<F, half> && std::is_floating_point_v<T>)
+      if constexpr (std::is_same_v<F, half> && std::is_floating_point_v<T>) {
+#if defined(__x86_64__)
+        if (std::is_same_v<T, float> && shape.result && shape.operand[0] &&
+            handlerIsa() == Isa::Avx2)
+          return &WidenHalfF16c::run;
+#endif
         return shaped1<WidenHalf<T>>(shape); // exact: no rounding, no saturation
+      }
       if constexpr (std::is_floating_point_v<F> && std::is_same_v<T, half>)
         return narrowToHalfHandler<F>(rounding, shape); // no saturation to floats
       if (rounding == Rounding::Default && !saturate)

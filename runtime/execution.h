@@ -85,6 +85,11 @@ struct ExecutionState {
   const Instruction *current = nullptr;
   // The kernel's statistics when LANEWISE_STATS is on (runtime/stats.h).
   KernelStats *stats = nullptr;
+  // Contiguous stores of the warp's lanes go past the caches (non-temporal
+  // stores, ordered before the handler returns): the launch writes a
+  // buffer larger than the last-level cache, whose lines would only evict
+  // others before they are read again (runtime/launch.cpp).
+  bool streamingStores = false;
 
   template <typename T> T *reg(std::uint32_t offset) const {
     return reinterpret_cast<T *>(registers + offset);

@@ -58,8 +58,9 @@ template <std::uint32_t S> inline void transpose(__m128i *v) {
 
 // Lanes [0, result) of registers `r` from memory `base`, or into memory
 // when Store: whole blocks of S lanes. Lane l's vector is at base + l *
-// laneBytes (0: packed, components * Bytes).
-template <std::uint32_t Bytes, bool Store>
+// laneBytes (0: packed, components * Bytes). Stream: a Store with
+// non-temporal stores, `base` and laneBytes multiples of 16.
+template <std::uint32_t Bytes, bool Store, bool Stream = false>
 inline std::uint32_t transposeBlocks(BitsT<Bytes> *r, std::byte *base, std::uint32_t components,
                                      std::uint32_t lanes, std::uint32_t w,
                                      std::int64_t laneBytes = 0) {
@@ -87,7 +88,10 @@ inline std::uint32_t transposeBlocks(BitsT<Bytes> *r, std::byte *base, std::uint
           v[k] = _mm_loadu_si128(Store ? row(k) : memory(k));
         transpose<S>(v);
         for (std::uint32_t k = 0; k < S; ++k)
-          _mm_storeu_si128(Store ? memory(k) : row(k), v[k]);
+          if constexpr (Stream)
+            _mm_stream_si128(memory(k), v[k]);
+          else
+            _mm_storeu_si128(Store ? memory(k) : row(k), v[k]);
       }
     return first;
   }
@@ -108,18 +112,40 @@ inline void deinterleave(BitsT<Bytes> *r, const std::byte *base, std::uint32_t c
       std::memcpy(&r[c * w + l], base + (std::size_t(l) * components + c) * Bytes, Bytes);
 }
 
-// Memory from registers, the other way.
-template <std::uint32_t Bytes>
+// Memory from registers, the other way; past the caches when Stream (the
+// caller orders the stores with _mm_sfence).
+template <std::uint32_t Bytes, bool Stream = false>
 inline void interleave(std::byte *base, const BitsT<Bytes> *value, std::uint32_t components,
                        std::uint32_t lanes, std::uint32_t w) {
   std::uint32_t first = 0;
 #if defined(__SSE2__)
-  first = transposeBlocks<Bytes, true>(const_cast<BitsT<Bytes> *>(value), base, components, lanes,
-                                       w);
+  auto *registers = const_cast<BitsT<Bytes> *>(value);
+  if (Stream && reinterpret_cast<std::uintptr_t>(base) % 16 == 0)
+    first = transposeBlocks<Bytes, true, true>(registers, base, components, lanes, w);
+  else
+    first = transposeBlocks<Bytes, true>(registers, base, components, lanes, w);
 #endif
   for (std::uint32_t c = 0; c < components; ++c)
     for (std::uint32_t l = first; l < lanes; ++l)
       std::memcpy(base + (std::size_t(l) * components + c) * Bytes, &value[c * w + l], Bytes);
+}
+
+// `bytes` bytes from `from` to `to`, past the caches where the processor
+// can (non-temporal stores of the 16-byte aligned part): for memory that is
+// not read again soon. The caller orders the stores with _mm_sfence.
+inline void streamCopy(std::byte *to, const std::byte *from, std::size_t bytes) {
+#if defined(__SSE2__)
+  std::size_t head = (16 - reinterpret_cast<std::uintptr_t>(to) % 16) % 16;
+  head = head < bytes ? head : bytes;
+  std::memcpy(to, from, head);
+  std::size_t done = head;
+  for (; done + 16 <= bytes; done += 16)
+    _mm_stream_si128(reinterpret_cast<__m128i *>(to + done),
+                     _mm_loadu_si128(reinterpret_cast<const __m128i *>(from + done)));
+  std::memcpy(to + done, from + done, bytes - done);
+#else
+  std::memcpy(to, from, bytes);
+#endif
 }
 
 } // namespace lanewise::runtime

@@ -13,7 +13,7 @@ Isa chooseIsa() {
     return Isa::Baseline;
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2"))
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"))
     return Isa::Avx2;
 #endif
   return Isa::Baseline;

@@ -10,19 +10,20 @@ namespace lanewise::runtime {
 
 enum class Isa : std::uint8_t {
   Baseline, // x86-64 as Debian builds for it: SSE2
-  Avx2,     // 256-bit integer and floating-point vectors
+  Avx2,     // 256-bit integer and floating-point vectors, and F16C's half conversions
 };
 
-// AVX2 where the processor has it, unless LANEWISE_ISA=baseline asks for
+// AVX2 (with F16C, which every processor with AVX2 has) where the
+// processor has it, unless LANEWISE_ISA=baseline asks for
 // the baseline (to test that path on any machine). Read once.
 Isa handlerIsa();
 
-// F built again for AVX2: every call F makes that can be inlined is inlined
+// F built again for AVX2 and F16C: every call F makes that can be inlined is inlined
 // into this function, whose code may use AVX2 (a handler's loops over the
 // lanes vectorise 256 bits wide). Only ever called where the processor has
 // AVX2: forIsa() hands it out.
 template <Handler F>
-[[gnu::target("avx2"), gnu::flatten]] void onAvx2(const Instruction &in, ExecutionState &s) {
+[[gnu::target("avx2,f16c"), gnu::flatten]] void onAvx2(const Instruction &in, ExecutionState &s) {
   F(in, s);
 }
 

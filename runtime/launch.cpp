@@ -20,7 +20,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
+#include <string>
 #include <thread>
 #include <utility>
 
@@ -349,6 +351,7 @@ struct LaunchPlan {
   CheckSession *check = nullptr;
   Watchdog *watchdog = nullptr;
   KernelStats *stats = nullptr;
+  bool streamingStores = false;
 };
 
 std::atomic<std::uint64_t> launchCounter{0};
@@ -620,6 +623,7 @@ void recordPositions(const KernelCode &code, const std::vector<ExecutionState> &
     s.watchdog = plan.watchdog;
     s.backwardBranches = 0;
     s.stats = plan.stats;
+    s.streamingStores = plan.streamingStores;
     LocalIds &ids = context.localIds[warp];
     ids.compute(group, s.firstLocalIndex, s.laneCount);
     for (const BuiltinRegister &builtin : code.builtins)
@@ -853,6 +857,40 @@ void runUnits(const LaunchPlan &plan, std::uint64_t first, std::uint64_t end) {
   threadSanitizer::receive(&launchEnds);
 }
 
+// The size of the largest cache the processor has (its last level), from
+// sysfs; 32 MiB where that cannot be read.
+std::uint64_t lastLevelCacheBytes() {
+  std::uint64_t largest = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::ifstream file("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) +
+                       "/size");
+    std::uint64_t size = 0;
+    std::string unit;
+    if (!(file >> size))
+      continue;
+    file >> unit;
+    const std::uint64_t scale = unit == "K" ? 1024 : unit == "M" ? 1024 * 1024 : 1;
+    largest = std::max(largest, size * scale);
+  }
+  return largest ? largest : std::uint64_t(32) << 20;
+}
+
+// Whether a launch with these arguments stores past the caches: when one of
+// its buffers is at least the size of the last-level cache, or as
+// LANEWISE_STREAMING_STORES=1 (always) or =0 (never) says.
+bool streamingStoresFor(std::span<const ArgumentValue> arguments) {
+  static const int forced = [] {
+    const char *text = std::getenv("LANEWISE_STREAMING_STORES");
+    return text && (std::strcmp(text, "0") == 0 || std::strcmp(text, "1") == 0) ? text[0] - '0'
+                                                                                : -1;
+  }();
+  if (forced >= 0)
+    return forced == 1;
+  static const std::uint64_t threshold = lastLevelCacheBytes();
+  return std::any_of(arguments.begin(), arguments.end(),
+                     [](const ArgumentValue &a) { return a.bufferBytes >= threshold; });
+}
+
 bool packingAllowed() {
   static const bool allowed = [] {
     const char *text = std::getenv("LANEWISE_PACK");
@@ -939,6 +977,7 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
     return LaunchResult::Completed;
   installCrashReporter();
   plan.stats = statsFor(code);
+  plan.streamingStores = streamingStoresFor(arguments);
   static const double timeout = timeoutFromEnvironment();
   std::unique_ptr<Watchdog> watchdog;
   if (timeout > 0) {

@@ -42,6 +42,10 @@ std::uint32_t groupsPerPackedWarp(const KernelCode &code, const NDRange &range,
 struct ArgumentValue {
   std::vector<std::byte> bytes; // Value and ByValue: the bytes; GlobalBuffer: the address
   std::uint64_t localSize = 0;  // LocalBuffer
+  // GlobalBuffer: the bytes of the memory object from the address on (0:
+  // unknown). A launch with a buffer larger than the last-level cache
+  // stores contiguous runs past the caches (ExecutionState::streamingStores).
+  std::uint64_t bufferBytes = 0;
 };
 
 enum class LaunchResult : std::uint8_t {

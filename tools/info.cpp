@@ -176,7 +176,7 @@ bool flagSet(const char *name) {
 bool processorHasAvx2() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2");
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
 #else
   return false;
 #endif
@@ -199,8 +199,9 @@ void printChecks() {
   // As the library chooses its handlers (runtime/isa.h).
   const bool baseline = variable("LANEWISE_ISA") == "baseline";
   const bool avx2 = !baseline && processorHasAvx2();
-  field("Vector instructions", std::string(avx2 ? "AVX2" : "baseline x86-64 (SSE2)") +
-                                   (baseline ? " (LANEWISE_ISA=baseline)" : ""),
+  field("Vector instructions",
+        std::string(avx2 ? "AVX2, F16C" : "baseline x86-64 (SSE2)") +
+            (baseline ? " (LANEWISE_ISA=baseline)" : ""),
         0);
 }
 

@@ -36,8 +36,12 @@ for extension in $extensions; do
   grep -qw -- "$extension" <<<"$out" || fail "extension $extension is not listed"
 done
 [ "$(field Checks "$out")" = "none (LANEWISE_CHECK is not set)" ] || fail "checks without LANEWISE_CHECK"
-# The handlers' instruction set: AVX2 where /proc/cpuinfo lists it.
-if grep -qw avx2 /proc/cpuinfo; then expected=AVX2; else expected="baseline x86-64 (SSE2)"; fi
+# The handlers' instruction set: AVX2 and F16C where /proc/cpuinfo lists both.
+if grep -qw avx2 /proc/cpuinfo && grep -qw f16c /proc/cpuinfo; then
+  expected="AVX2, F16C"
+else
+  expected="baseline x86-64 (SSE2)"
+fi
 [ "$(field "Vector instructions" "$out")" = "$expected" ] ||
   fail "vector instructions '$(field "Vector instructions" "$out")', expected '$expected'"
 out=$(LANEWISE_ISA=baseline "$lanewise" info)
