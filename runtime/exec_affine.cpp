@@ -435,6 +435,18 @@ template <std::uint32_t Bytes> struct Memory {
         return;
       }
 #endif
+    } else if (s.dense && p.stride == std::uint64_t(components) * Bytes) {
+      // Every lane stores the same vector, and the lanes' vectors are
+      // consecutive: the run is that vector repeated.
+      if (components == 1) {
+        auto *out = reinterpret_cast<T *>(base);
+        std::fill(out, out + n, value[0]);
+      } else {
+        const std::size_t size = std::size_t(components) * Bytes;
+        for (std::uint32_t x = 0; x < n; ++x)
+          std::memcpy(base + x * size, value, size);
+      }
+      return;
     }
     // Lane by lane, in lane order, as the gather form stores.
     for (std::uint32_t x = 0; x < n; ++x)

@@ -96,6 +96,7 @@ protected:
             ASSERT_EQ(out[j], expected[j]) << "scatter stride " << stride << " " << where << " at "
                                            << j;
         }
+        splatCase<T>("splat_" + type, 1, r, variant, where);
       }
   }
 
@@ -154,7 +155,30 @@ protected:
             for (size_t j = 0; j < out.size(); ++j)
               ASSERT_EQ(out[j], expected[j]) << "strided vectors " << where << " at " << j;
           }
+          splatCase<T>("vsplat_" + type + std::to_string(n), n, r, variant, where);
         }
+  }
+
+  // A uniform value of `n` components stored at every work-item's place
+  // (out), and at every place but those of the work-items with i % 5 == 2
+  // (some), which keep what they held.
+  template <typename T>
+  void splatCase(const std::string &name, size_t n, const Range r, const std::string &variant,
+                 const std::string &where) {
+    const std::vector<T> in = pattern<T>(n, 11);
+    const std::vector<T> before = pattern<T>(r.global * n, 12);
+    cl_mem I = buffer(in), O = buffer(before), S = buffer(before);
+    cl_kernel k = kernel(name, variant);
+    ASSERT_NE(k, nullptr);
+    setArgs(k, I, O, S);
+    run(k, {r.global}, {r.local});
+    const std::vector<T> out = read<T>(O, r.global * n), some = read<T>(S, r.global * n);
+    for (size_t i = 0; i < r.global; ++i)
+      for (size_t c = 0; c < n; ++c) {
+        ASSERT_EQ(out[i * n + c], in[c]) << name << " " << where << " item " << i << " component " << c;
+        ASSERT_EQ(some[i * n + c], i % 5 == 2 ? before[i * n + c] : in[c])
+            << name << " (some) " << where << " item " << i << " component " << c;
+      }
   }
 };
 

@@ -23,6 +23,13 @@
   __kernel void scatter_##T(__global const T *in, __global T *out, long first, long stride) {  \
     const size_t i = get_global_id(0);                                                         \
     out[first + (long)i * stride] = in[i];                                                     \
+  }                                                                                            \
+  /* The same value (uniform) into every out[i], and into some[i] but for i % 5 == 2. */       \
+  __kernel void splat_##T(__global const T *in, __global T *out, __global T *some) {           \
+    const size_t i = get_global_id(0);                                                         \
+    out[i] = in[0];                                                                            \
+    if (i % 5 != 2)                                                                            \
+      some[i] = in[0];                                                                         \
   }
 SCALAR(char)
 SCALAR(short)
@@ -49,6 +56,14 @@ SCALAR(double)
   __kernel void vstride_##T##N(__global const T *in, __global T *out) {                        \
     const size_t i = get_global_id(0);                                                         \
     vstore##N(vload##N(3 * i + 1, in) + (T)1, 2 * i + 1, out);                                 \
+  }                                                                                            \
+  /* The same vector (uniform) at every work-item's place, and at some. */                    \
+  __kernel void vsplat_##T##N(__global const T *in, __global T *out, __global T *some) {       \
+    const size_t i = get_global_id(0);                                                         \
+    const T##N v = vload##N(0, in);                                                            \
+    vstore##N(v, i, out);                                                                      \
+    if (i % 5 != 2)                                                                            \
+      vstore##N(v, i, some);                                                                   \
   }
 #define VECTORS(T)                                                                             \
   VECTOR(T, 2) VECTOR(T, 3) VECTOR(T, 4) VECTOR(T, 8) VECTOR(T, 16)
