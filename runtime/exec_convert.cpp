@@ -233,6 +233,49 @@ template <Rounding Mode> struct NarrowFloatF16c {
   }
 };
 
+// Doubles to halves through floats rounded to odd: the double rounded
+// toward zero to a float, its last bit set when that was inexact, and that
+// float rounded to a half in the mode. With 13 bits more than a half at
+// every magnitude, the float keeps the information the second rounding
+// needs, so the result is the double correctly rounded (rounding to odd,
+// Boldo and Melquiond 2008). Past the largest float the float is the
+// largest float; a NaN keeps the high bits of its payload.
+template <Rounding Mode> struct NarrowDoubleF16c {
+  // Four 64-bit masks as four 32-bit masks.
+  [[gnu::target("avx2,f16c")]] static __m128i narrow(__m256d mask) {
+    const __m256i lows = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(_mm256_castpd_si256(mask), lows));
+  }
+
+  [[gnu::target("avx2,f16c")]] static void run(const Instruction &in, ExecutionState &s) {
+    if (!s.dense)
+      return NarrowToHalf<double, Mode>::template run<true, true>(in, s);
+    const std::uint32_t w = s.width, n = s.span;
+    const __m256d magnitude = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
+    for (std::uint32_t c = 0; c < in.components; ++c) {
+      auto *r = s.reg<std::uint16_t>(in.result) + c * w;
+      const double *a = s.reg<const double>(in.operand[0]) + c * w;
+      std::uint32_t l = 0;
+      for (; l + 4 <= n; l += 4) {
+        const __m256d d = _mm256_loadu_pd(a + l);
+        const __m128 f = _mm256_cvtpd_ps(d); // either neighbour, whatever the mode
+        const __m256d back = _mm256_cvtps_pd(f);
+        // Above the double in magnitude: one step back toward zero.
+        const __m128i above = narrow(
+            _mm256_cmp_pd(_mm256_and_pd(back, magnitude), _mm256_and_pd(d, magnitude), _CMP_GT_OQ));
+        // Inexact (or NaN): the last bit set.
+        const __m128i inexact = narrow(_mm256_cmp_pd(back, d, _CMP_NEQ_UQ));
+        const __m128i odd = _mm_or_si128(_mm_add_epi32(_mm_castps_si128(f), above),
+                                         _mm_and_si128(inexact, _mm_set1_epi32(1)));
+        _mm_storel_epi64(reinterpret_cast<__m128i *>(r + l),
+                         _mm_cvtps_ph(_mm_castsi128_ps(odd), NarrowFloatF16c<Mode>::immediate()));
+      }
+      for (; l < n; ++l)
+        r[l] = narrowToHalf<double, Mode>(a[l]);
+    }
+  }
+};
+
 // Halves widened to floats, eight in one instruction (exact; a NaN made
 // quiet, as widenBits does).
 struct WidenHalfF16c {
@@ -264,21 +307,25 @@ struct WidenHalfF16c {
 
 template <typename From> Handler narrowToHalfHandler(Rounding rounding, const Shape &shape) {
 #if defined(__x86_64__)
-  // Varying floats to varying halves: the F16C form where the process uses
-  // AVX2.
-  if constexpr (std::is_same_v<From, float>) {
-    if (shape.result && shape.operand[0] && handlerIsa() == Isa::Avx2) {
+  // Varying floats or doubles to varying halves: the F16C forms where the
+  // process uses AVX2.
+  if (shape.result && shape.operand[0] && handlerIsa() == Isa::Avx2) {
+    auto f16c = [&]<template <Rounding> typename H>() -> Handler {
       switch (rounding) {
       case Rounding::RTZ:
-        return &NarrowFloatF16c<Rounding::RTZ>::run;
+        return &H<Rounding::RTZ>::run;
       case Rounding::RTP:
-        return &NarrowFloatF16c<Rounding::RTP>::run;
+        return &H<Rounding::RTP>::run;
       case Rounding::RTN:
-        return &NarrowFloatF16c<Rounding::RTN>::run;
+        return &H<Rounding::RTN>::run;
       default:
-        return &NarrowFloatF16c<Rounding::RTE>::run;
+        return &H<Rounding::RTE>::run;
       }
-    }
+    };
+    if constexpr (std::is_same_v<From, float>)
+      return f16c.template operator()<NarrowFloatF16c>();
+    else
+      return f16c.template operator()<NarrowDoubleF16c>();
   }
 #endif
   switch (rounding) {
