@@ -375,14 +375,16 @@ template <std::uint32_t Bytes> struct Memory {
     }
   }
 
-  template <bool ValueVarying> static void store(const Instruction &in, ExecutionState &s) {
+  // Global: the pointer is to global memory (affineStoreHandler).
+  template <bool ValueVarying, bool Global>
+  static void store(const Instruction &in, ExecutionState &s) {
     rows(s, pairAt<std::uint64_t, true>(s, in.operand[0]),
          [&](Pair<std::uint64_t> p, std::uint32_t first, std::uint32_t end) {
-           storeRow<ValueVarying>(in, s, p, first, end);
+           storeRow<ValueVarying, Global>(in, s, p, first, end);
          });
   }
 
-  template <bool ValueVarying>
+  template <bool ValueVarying, bool Global>
   static void storeRow(const Instruction &in, ExecutionState &s, Pair<std::uint64_t> p,
                        std::uint32_t first, std::uint32_t end) {
     const T *value = s.reg<const T>(in.operand[1]) + (ValueVarying ? first : 0);
@@ -392,7 +394,7 @@ template <std::uint32_t Bytes> struct Memory {
       const std::int64_t stride = std::int64_t(p.stride);
       const std::int64_t size = std::int64_t(components) * Bytes;
       if (s.dense && stride == size) {
-        if (s.streamingStores) {
+        if (Global && s.streamingStores) {
           if (components == 1)
             streamCopy(base, reinterpret_cast<const std::byte *>(value), std::size_t(n) * Bytes);
           else
@@ -544,15 +546,17 @@ Handler affineLoadHandler(std::uint32_t elementBytes) {
   });
 }
 
-Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying) {
+Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying, bool global) {
   if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 && elementBytes != 8)
     return nullptr;
   return withElementBytes(elementBytes, [&]<std::uint32_t B>() -> Handler {
     if constexpr (B == 16)
       return nullptr;
+    else if (!valueVarying)
+      return forIsa<&Memory<B>::template store<false, false>>();
     else
-      return valueVarying ? forIsa<&Memory<B>::template store<true>>()
-                          : forIsa<&Memory<B>::template store<false>>();
+      return global ? forIsa<&Memory<B>::template store<true, true>>()
+                    : forIsa<&Memory<B>::template store<true, false>>();
   });
 }
 

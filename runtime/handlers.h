@@ -172,8 +172,11 @@ Handler affineMaterialiseHandler(std::uint32_t elementBytes);
 // OpLoad of `components` elements through a pointer pair (operand[0]): one
 // block copy when the active lanes are all and the stride is the size.
 Handler affineLoadHandler(std::uint32_t elementBytes);
-// OpStore of operand[1] through a pointer pair (operand[0]).
-Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying);
+// OpStore of operand[1] through a pointer pair (operand[0]). `global`: the
+// pointer is to global memory (CrossWorkgroup), where dense runs may be
+// stored past the caches (ExecutionState::streamingStores); never __local or
+// private memory, which the work-group reads again at once.
+Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying, bool global);
 
 } // namespace lanewise::runtime
 

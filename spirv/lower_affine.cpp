@@ -566,7 +566,8 @@ bool KernelLowering::lowerAffineAccess(const Instruction &instruction) {
     return true;
   }
   const Value &value = use(instruction.idOperand(1), instruction);
-  emit(runtime::affineStoreHandler(value.elementBytes(), value.varying), 0,
+  const bool global = pointsToGlobal(instruction.idOperand(0), instruction);
+  emit(runtime::affineStoreHandler(value.elementBytes(), value.varying, global), 0,
        {pointer, value.offset}, value.components);
   return true;
 }

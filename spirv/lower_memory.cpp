@@ -580,7 +580,8 @@ bool KernelLowering::lowerVectorMemory(const Instruction &instruction, uint32_t 
       const uint32_t address =
           affineVectorAddress(instruction.idOperand(4), instruction.idOperand(3),
                               uint64_t(stride) * value.elementBytes(), instruction);
-      emit(runtime::affineStoreHandler(value.elementBytes(), value.varying), 0,
+      const bool global = pointsToGlobal(instruction.idOperand(4), instruction);
+      emit(runtime::affineStoreHandler(value.elementBytes(), value.varying, global), 0,
            {address, value.offset}, n);
     };
     if (number == Vstoren && affine) {

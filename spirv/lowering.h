@@ -866,6 +866,12 @@ private:
       fail(user, "operand %" + std::to_string(id) + " has no type");
     return it->second;
   }
+  // Whether pointer `id` points to global memory (CrossWorkgroup), not to
+  // __local, private, constant or generic memory.
+  bool pointsToGlobal(uint32_t id, const Instruction &user) const {
+    const Type &type = typeOf(module_, typeOfId(id, user));
+    return type.kind == Type::Kind::Pointer && type.storageClass == spv::StorageClassCrossWorkgroup;
+  }
 };
 
 
