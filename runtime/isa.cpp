@@ -3,6 +3,10 @@
 #include <cstdlib>
 #include <string_view>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 namespace lanewise::runtime {
 
 namespace {
@@ -13,7 +17,11 @@ Isa chooseIsa() {
     return Isa::Baseline;
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"))
+  // F16C from CPUID leaf 1 (ECX bit 29): not every compiler's
+  // __builtin_cpu_supports knows its name.
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
+  if (__builtin_cpu_supports("avx2") && f16c)
     return Isa::Avx2;
 #endif
   return Isa::Baseline;

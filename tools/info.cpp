@@ -18,6 +18,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 namespace lanewise::cli {
 
 namespace {
@@ -176,7 +180,10 @@ bool flagSet(const char *name) {
 bool processorHasAvx2() {
 #if defined(__x86_64__)
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  // F16C from CPUID leaf 1, as runtime/isa.cpp reads it.
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C);
+  return __builtin_cpu_supports("avx2") && f16c;
 #else
   return false;
 #endif
