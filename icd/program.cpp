@@ -29,7 +29,7 @@ ProgramExecutable::packedFor(const Kernel &kernel, const lanewise::runtime::NDRa
     try {
       auto code = std::make_shared<const lanewise::runtime::KernelCode>(lanewise::spirv::lowerKernel(
           *module, *kernel.entryPoint, globalAddresses, packed->options));
-      if (code->groupIndependent)
+      if (packed->options.singleItemGroups ? code->singleItemGroups : code->groupIndependent)
         packed->code = std::move(code);
     } catch (const lanewise::spirv::LoadError &) {
       // The kernel's usual code runs its launches.
@@ -71,16 +71,41 @@ cl_int loadIL(_cl_program &program, bool library = false) {
   return CL_SUCCESS;
 }
 
+std::shared_ptr<ProgramExecutable::Kernel::Packed>
+packedLowering(const spirv::LowerOptions &options, uint32_t width, bool singleItemGroups) {
+  auto packed = std::make_shared<ProgramExecutable::Kernel::Packed>();
+  packed->width = width;
+  packed->options = options;
+  packed->options.width = width;
+  packed->options.groupsShareWarps = true;
+  packed->options.singleItemGroups = singleItemGroups;
+  return packed;
+}
+
 // How the kernel would be lowered for warps that hold several of its
-// work-groups (runtime::groupsPerPackedWarp), when `code` is
+// work-groups (runtime::groupsPerPackedWarp). When `code` is
 // group-independent: eight times its width, at most 1,024 lanes and
 // 256 KiB of registers per warp, so that a warp's registers stay in the
-// processor's second-level cache. The lowering itself waits for the first
-// launch that can use it (ProgramExecutable::packedFor).
+// processor's second-level cache. Else, if its work-groups of one
+// work-item each may share a warp (KernelCode::singleItemGroups): its
+// width, or less if each lane's private memory, which then holds its
+// __local variables too, would exceed 1 MiB per warp. The lowering itself
+// waits for the first launch that can use it (ProgramExecutable::packedFor).
 std::shared_ptr<ProgramExecutable::Kernel::Packed> packedPlan(const spirv::LowerOptions &options,
                                                               const runtime::KernelCode &code) {
-  if (!code.groupIndependent)
-    return nullptr;
+  if (!code.groupIndependent) {
+    if (!code.singleItemGroups)
+      return nullptr;
+    constexpr uint64_t privateBudget = 1024 * 1024;
+    const uint64_t bytesPerLane =
+        uint64_t(code.memory.privateBytesPerLane) + code.memory.workgroupBytes;
+    uint32_t width = code.width;
+    while (width > 16 && width * bytesPerLane > privateBudget)
+      width /= 2;
+    if (width * bytesPerLane > privateBudget)
+      return nullptr;
+    return packedLowering(options, width, true);
+  }
   constexpr uint64_t registerBudget = 256 * 1024;
   const uint64_t bytesPerLane = std::max<uint64_t>(1, code.registerBytes / code.width);
   uint32_t width = std::min<uint32_t>(1024, 8 * code.width);
@@ -88,11 +113,7 @@ std::shared_ptr<ProgramExecutable::Kernel::Packed> packedPlan(const spirv::Lower
     width /= 2;
   if (width * bytesPerLane > registerBudget)
     return nullptr;
-  auto packed = std::make_shared<ProgramExecutable::Kernel::Packed>();
-  packed->width = width;
-  packed->options = options;
-  packed->options.width = width;
-  return packed;
+  return packedLowering(options, width, false);
 }
 
 // Lowers every kernel of the module and lays out its program-scope variables.

@@ -27,11 +27,12 @@ struct ProgramExecutable {
     // (runtime::affineIdsHold), with affine ids; null when it would be the
     // same code.
     std::shared_ptr<const lanewise::runtime::KernelCode> rowCode;
-    // The same kernel lowered for warps several times as wide, which hold
-    // several work-groups of a one-dimensional launch (KernelCode::
-    // groupIndependent, runtime::groupsPerPackedWarp): lowered at the first
-    // launch that can use it (ProgramExecutable::packedFor). Null when the
-    // kernel's work-groups cannot share a warp.
+    // The same kernel lowered for warps which hold several work-groups of
+    // a one-dimensional launch (KernelCode::groupIndependent, or
+    // singleItemGroups for work-groups of one work-item;
+    // runtime::groupsPerPackedWarp): lowered at the first launch that can
+    // use it (ProgramExecutable::packedFor). Null when the kernel's
+    // work-groups cannot share a warp.
     struct Packed {
       uint32_t width = 0; // lanes of its warps
       lanewise::spirv::LowerOptions options;

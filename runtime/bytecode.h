@@ -232,9 +232,16 @@ struct KernelCode {
   bool rowWarps = false;
   // No work-item of the code sees another of its work-group but through
   // its sub-group, nor which group it is in: no barrier, no __local memory,
-  // no work-group copy, no group id. A warp may then hold several
-  // work-groups (runtime/launch.h, groupsPerPackedWarp).
+  // no work-group copy. A warp may then hold several work-groups
+  // (runtime/launch.h, groupsPerPackedWarp); code lowered for such warps
+  // (spirv::LowerOptions::groupsShareWarps) reads the group id per lane.
   bool groupIndependent = false;
+  // The kernel's work-groups of one work-item each may share a warp, in
+  // code lowered with spirv::LowerOptions::singleItemGroups: it has no
+  // checks, no __local argument, no sub-group operation and does not ask
+  // which address space a generic pointer points to. That code itself runs
+  // only such launches.
+  bool singleItemGroups = false;
   // The code has sub-group operations or reads sub-group built-ins.
   bool usesSubgroups = false;
   // Asynchronous work-group copies in the code (each has a site number).

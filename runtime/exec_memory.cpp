@@ -302,6 +302,22 @@ template <typename T> Handler atomicFor(AtomicOp op) {
 // execution of a copy performs it, whole, at once; the other warps' n-th
 // executions find it done. Copying at once is as the spec allows: the data
 // must be in place when wait_group_events returns, and warps run in turn.
+// The elements of an asynchronous copy: the stride applies to the source
+// when the destination is __local, else to the destination.
+void copyElements(std::uint64_t destination, std::uint64_t source, std::uint64_t count,
+                  std::uint64_t stride, std::uint64_t elementBytes, bool toLocal) {
+  if (stride == 1) {
+    std::memcpy(reinterpret_cast<void *>(destination), reinterpret_cast<const void *>(source),
+                count * elementBytes);
+    return;
+  }
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::uint64_t from = source + (toLocal ? i * stride : i) * elementBytes;
+    const std::uint64_t to = destination + (toLocal ? i : i * stride) * elementBytes;
+    std::memcpy(reinterpret_cast<void *>(to), reinterpret_cast<const void *>(from), elementBytes);
+  }
+}
+
 template <std::uint32_t ElementBytes> void asyncCopy(const Instruction &in, ExecutionState &s) {
   const std::uint32_t site = in.components;
   const std::uint32_t execution = ++s.asyncReached[site];
@@ -314,14 +330,25 @@ template <std::uint32_t ElementBytes> void asyncCopy(const Instruction &in, Exec
   const std::uint64_t stride = s.reg<const std::uint64_t>(in.operand[3])[0];
   const std::uint64_t elementBytes = in.immediate;
   const bool toLocal = in.aux != 0;
-  for (std::uint64_t i = 0; i < count; ++i) {
-    const std::uint64_t from = source + (toLocal ? i * stride : i) * elementBytes;
-    const std::uint64_t to = destination + (toLocal ? i : i * stride) * elementBytes;
-    std::memcpy(reinterpret_cast<void *>(to), reinterpret_cast<const void *>(from), elementBytes);
-    if (s.check)
-      CheckSession::noteWrite(s, to, elementBytes);
-  }
+  copyElements(destination, source, count, stride, elementBytes, toLocal);
+  if (s.check)
+    for (std::uint64_t i = 0; i < count; ++i)
+      CheckSession::noteWrite(s, destination + (toLocal ? i : i * stride) * elementBytes,
+                              elementBytes);
   (void)ElementBytes;
+}
+
+void laneAsyncCopy(const Instruction &in, ExecutionState &s) {
+  const std::uint32_t varying = in.components;
+  auto operand = [&](std::uint32_t k, std::uint32_t lane) {
+    return s.reg<const std::uint64_t>(in.operand[k])[varying >> k & 1 ? lane : 0];
+  };
+  const std::uint64_t elementBytes = in.immediate;
+  const bool toLocal = in.aux != 0;
+  forActiveLanes(s, [&](std::uint32_t lane) {
+    copyElements(operand(0, lane), operand(1, lane), operand(2, lane), operand(3, lane),
+                 elementBytes, toLocal);
+  });
 }
 
 enum class Space : std::uint32_t { Semantics, Private, Local, Global };
@@ -405,6 +432,8 @@ Handler atomicHandler(AtomicOp op, Scalar type, const Shape &) {
 }
 
 Handler asyncCopyHandler(std::uint32_t) { return &asyncCopy<1>; }
+
+Handler laneAsyncCopyHandler() { return &laneAsyncCopy; }
 
 Handler deviceFenceHandler() {
   return [](const Instruction &, ExecutionState &) {

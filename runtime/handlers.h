@@ -122,6 +122,11 @@ Handler genericSpaceHandler(std::uint32_t space, const Shape &shape);
 // `aux` is 1 when the destination is __local, i.e. the stride applies to the
 // source) and OpGroupWaitEvents (no effect: the copy is done when issued).
 Handler asyncCopyHandler(std::uint32_t elementBytes);
+// The same in a warp whose work-groups are one work-item each
+// (spirv::LowerOptions::singleItemGroups): each active lane performs its
+// own copy. Bit k of `components` is set when operand k is per lane;
+// `aux` and `immediate` are asyncCopyHandler's.
+Handler laneAsyncCopyHandler();
 
 // ---- Images (exec_image.cpp) ----
 //

@@ -54,8 +54,9 @@ struct LocalIds {
   std::vector<std::uint32_t> id[3];
   std::vector<std::uint32_t> linear;
   // In a warp of several work-groups: each lane's global x id less the
-  // first group's lane 0's (the lane number).
-  std::vector<std::uint32_t> packedX;
+  // first group's lane 0's (the lane number), and its group's number in
+  // the warp.
+  std::vector<std::uint32_t> packedX, packedGroup;
   // What the ids were computed for: they depend on nothing else, so the
   // next work-group of the same size reuses them.
   std::uint64_t size[3] = {}, first = ~std::uint64_t(0), lanes = 0, groupLanes = 0;
@@ -73,11 +74,15 @@ struct LocalIds {
     linear.resize(lanes);
     if (g.groupLanes) {
       packedX.resize(lanes);
-      for (std::uint32_t l = 0, x = 0; l < lanes; ++l) {
+      packedGroup.resize(lanes);
+      for (std::uint32_t l = 0, x = 0, group = 0; l < lanes; ++l) {
         id[0][l] = linear[l] = x;
         packedX[l] = l;
-        if (++x == g.groupLanes)
+        packedGroup[l] = group;
+        if (++x == g.groupLanes) {
           x = 0;
+          ++group;
+        }
       }
       std::fill(id[1].begin(), id[1].end(), 0u);
       std::fill(id[2].begin(), id[2].end(), 0u);
@@ -291,7 +296,8 @@ void writeBuiltin(const BuiltinRegister &b, const ExecutionState &s, const Local
       fill(k, 0, ids.id[c].data());
       break;
     case BuiltinValue::WorkgroupId:
-      fill(k, g.groupId[c], nullptr);
+      // Per lane in code lowered for warps of several groups.
+      fill(k, g.groupId[c], c == 0 && g.groupLanes && b.varying ? ids.packedGroup.data() : nullptr);
       break;
     case BuiltinValue::NumWorkgroups:
       fill(k, g.numGroups[c], nullptr);
@@ -643,12 +649,16 @@ void recordPositions(const KernelCode &code, const std::vector<ExecutionState> &
       case AddressRegister::Space::Global:
         store<std::uint64_t>(p, address.displacement);
         break;
-      case AddressRegister::Space::Private:
-        for (std::uint32_t lane = 0; lane < (address.varying ? s.laneCount : 1); ++lane)
-          store<std::uint64_t>(p + lane * 8,
-                               reinterpret_cast<std::uint64_t>(s.privateBase) +
-                                   std::uint64_t(lane) * s.privateStride + address.displacement);
+      case AddressRegister::Space::Private: {
+        // A loop the compiler vectorises: it runs for every warp of every group.
+        auto *lane = reinterpret_cast<std::uint64_t *>(p);
+        std::uint64_t value = reinterpret_cast<std::uint64_t>(s.privateBase) + address.displacement;
+        const std::uint64_t stride = s.privateStride;
+        const std::uint32_t n = address.varying ? s.laneCount : 1;
+        for (std::uint32_t l = 0; l < n; ++l, value += stride)
+          lane[l] = value;
         break;
+      }
       }
     }
     LaneControl control = controlOf(warp);
@@ -907,7 +917,8 @@ std::uint32_t groupsPerPackedWarp(const KernelCode &packed, const NDRange &range
 
 std::uint32_t groupsPerPackedWarp(const KernelCode &code, const NDRange &range,
                                   std::uint32_t width) {
-  if (!code.groupIndependent || !packingAllowed())
+  const bool singleItems = range.local[0] == 1 && range.local[1] == 1 && range.local[2] == 1;
+  if (!(code.groupIndependent || (code.singleItemGroups && singleItems)) || !packingAllowed())
     return 0;
   if (range.global[1] != 1 || range.global[2] != 1 || range.local[1] != 1 || range.local[2] != 1)
     return 0;
@@ -1004,6 +1015,7 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
     packedPlan.printfLog = plan.printfLog;
     packedPlan.watchdog = plan.watchdog;
     packedPlan.stats = launchStats = statsFor(*packed);
+    packedPlan.streamingStores = plan.streamingStores;
     runUnits(packedPlan, 0, (packedPlan.fullGroups + perWarp - 1) / perWarp);
     if (packedPlan.fullGroups < totalGroups)
       runUnits(plan, packedPlan.fullGroups, totalGroups);

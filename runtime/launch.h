@@ -27,7 +27,8 @@ bool affineIdsHold(std::uint32_t width, const NDRange &range);
 
 // How many work-groups of `range` each warp of `packed` holds, or 0 when
 // they cannot share warps. A warp may hold several when the code is
-// KernelCode::groupIndependent and the launch is one row of work-groups
+// KernelCode::groupIndependent, or KernelCode::singleItemGroups and the
+// work-groups are one work-item each, and the launch is one row of work-groups
 // (global and local sizes 1 in y and z) of at most half the warp's width,
 // with global ids below 2^31 if the code has affine ids. The warp's lanes
 // are then the work-items of consecutive groups, each group a row of the

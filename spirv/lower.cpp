@@ -44,9 +44,24 @@ bool isVaryingBuiltin(spv::BuiltIn builtin) {
   }
 }
 
+bool KernelLowering::isVaryingBuiltin(spv::BuiltIn builtin) const {
+  return lowering::isVaryingBuiltin(builtin) ||
+         (builtin == spv::BuiltInWorkgroupId && options_.groupsShareWarps);
+}
+
 bool KernelLowering::isVaryingSource(const Instruction &instruction) const {
   if (isSubgroupOperation(instruction.opcode))
     return true; // per-lane results (and a lane's sub-group is per lane)
+  if (options_.singleItemGroups) {
+    // Each lane's __local variables are its own.
+    bool local = false;
+    instruction.forEachIdOperand([&](uint32_t id) {
+      if (const GlobalVariable *variable = module_.globalVariable(id))
+        local |= variable->storageClass == spv::StorageClassWorkgroup;
+    });
+    if (local)
+      return true;
+  }
   switch (instruction.opcode) {
   case spv::OpExtInst: {
     // printf's result says whether each work-item's output was kept.
@@ -371,6 +386,10 @@ runtime::KernelCode KernelLowering::run() {
   uniformity_ = analyseUniformity(flat_, *cfg_, [this](const Instruction &instruction) {
     return isVaryingSource(instruction);
   });
+  if (options_.singleItemGroups)
+    for (const GlobalVariable &variable : module_.globalVariables)
+      if (variable.storageClass == spv::StorageClassWorkgroup)
+        uniformity_.varying.insert(variable.id); // each lane's own, as isVaryingSource says
   const char *all = std::getenv("LANEWISE_ALL_VARYING");
   const bool allVarying = all && *all == '1';
   if (allVarying)
@@ -390,6 +409,7 @@ runtime::KernelCode KernelLowering::run() {
   for (const auto &[id, constant] : module_.constants)
     resultTypes_[id] = constant.type;
   bindArguments(flat_);
+  findDeadValues();
   findPromotableVariables();
   if (!allVarying)
     findAffineValues();
@@ -401,7 +421,7 @@ runtime::KernelCode KernelLowering::run() {
       if (!instruction.result || !instruction.resultType)
         continue;
       const Type &type = typeOf(module_, instruction.resultType);
-      if (type.kind == Type::Kind::Void)
+      if (type.kind == Type::Kind::Void || dead_.count(instruction.result))
         continue;
       const bool varying = uniformity_.isVarying(instruction.result);
       if (instruction.opcode == spv::OpLoad || instruction.opcode == spv::OpAccessChain ||
@@ -445,7 +465,7 @@ runtime::KernelCode KernelLowering::run() {
   for (uint32_t b = 0; b < n; ++b) {
     uint32_t pieces = 1;
     for (const Instruction &instruction : cfg_->order()[b]->instructions)
-      if (instruction.opcode == spv::OpControlBarrier)
+      if (endsPiece(instruction))
         ++pieces;
     firstPiece_[b + 1] = firstPiece_[b] + pieces;
   }
@@ -481,15 +501,16 @@ runtime::KernelCode KernelLowering::run() {
     for (const Instruction &original : block.instructions) {
       Instruction instruction = original;
       current_ = &instruction;
-      if (instruction.opcode == spv::OpPhi || isBlockTerminator(instruction.opcode))
+      if (instruction.opcode == spv::OpPhi || isBlockTerminator(instruction.opcode) ||
+          isDead(original))
         continue;
       if (instruction.opcode == spv::OpControlBarrier) {
         const auto scope = module_.constantValue(instruction.idOperand(0));
         if (!scope)
           fail(instruction, "the execution scope must be a constant");
         emitFence(instruction, 1, 2);
-        if (*scope == spv::ScopeSubgroup)
-          continue; // a sub-group never spans warps: its lanes run in lockstep
+        if (!endsPiece(instruction))
+          continue; // the lanes the barrier waits for run in lockstep
         runtime::Block &ending = code_.blocks[piece];
         ending.instructionCount =
             static_cast<uint32_t>(code_.instructions.size()) - ending.firstInstruction;
@@ -555,23 +576,40 @@ runtime::KernelCode KernelLowering::run() {
   code_.registerBytes =
       (code_.registerBytes + varyingAlignment - 1) / varyingAlignment * varyingAlignment;
   code_.groupIndependent = groupIndependent();
+  code_.singleItemGroups = singleItemGroups();
   for (const runtime::BuiltinRegister &builtin : code_.builtins)
     code_.usesSubgroups |= runtime::isSubgroupBuiltin(builtin.value);
   return std::move(code_);
 }
 
+// Every built-in is the same in every full work-group of a launch, or
+// written by the engine for each lane of a warp of several groups (the
+// group id, in code lowered for such warps).
 bool KernelLowering::groupIndependent() const {
-  if (checks_ || code_.hasBarrier || code_.memory.workgroupBytes || code_.asyncCopySites)
+  if (checks_ || options_.singleItemGroups || code_.hasBarrier || code_.memory.workgroupBytes ||
+      code_.asyncCopySites)
     return false;
   for (const runtime::ArgumentBinding &argument : code_.arguments)
     if (argument.kind == runtime::ArgumentBinding::Kind::LocalBuffer)
       return false;
-  // Every built-in but the group id is the same in every work-group of a
-  // launch, or written by the engine for each lane of a warp of several
-  // groups.
-  for (const runtime::BuiltinRegister &builtin : code_.builtins)
-    if (builtin.value == runtime::BuiltinValue::WorkgroupId)
+  return true;
+}
+
+bool KernelLowering::singleItemGroups() const {
+  if (checks_ || code_.usesSubgroups)
+    return false;
+  // A __local argument's size is the launch's: it cannot be laid out in
+  // private memory when the kernel is lowered.
+  for (const runtime::ArgumentBinding &argument : code_.arguments)
+    if (argument.kind == runtime::ArgumentBinding::Kind::LocalBuffer)
       return false;
+  // to_local, to_private and get_fence would see __local variables in
+  // private memory.
+  for (const Block &block : flat_.blocks)
+    for (const Instruction &instruction : block.instructions)
+      if (instruction.opcode == spv::OpGenericCastToPtrExplicit ||
+          instruction.opcode == spv::OpGenericPtrMemSemantics)
+        return false;
   return true;
 }
 

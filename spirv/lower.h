@@ -47,6 +47,15 @@ struct LowerOptions {
   // from them is kept as affine values (spirv/lower_affine.cpp). Ignored
   // under checks.
   bool rowWarps = false;
+  // Lower for warps that hold several work-groups (runtime::
+  // groupsPerPackedWarp): the group id is then per lane.
+  bool groupsShareWarps = false;
+  // Lower for launches whose work-groups are one work-item each, several
+  // to a warp (implies groupsShareWarps). Such a work-item's __local
+  // memory is its own, so __local variables are laid out as private ones,
+  // a work-group barrier only orders its memory, and it performs its
+  // asynchronous copies itself. Sets KernelCode::singleItemGroups.
+  bool singleItemGroups = false;
   const SpecializationValues *specializations = nullptr;
   runtime::CheckSet checks; // the checked mode's instructions to emit
   // How reports name the program when its source has no name of its own

@@ -327,22 +327,8 @@ bool KernelLowering::lowerMemory(const Instruction &instruction) {
       fail(instruction, "a function-scope variable in storage class " + storageClassName(storage) +
                             " is not supported");
     const uint32_t pointee = typeOf(module_, instruction.resultType).element;
-    const uint64_t alignment = std::max<uint64_t>(alignmentOf(module_, pointee).value_or(16), 1);
-    uint32_t &bytes = code_.memory.privateBytesPerLane;
-    bytes = static_cast<uint32_t>((bytes + alignment - 1) / alignment * alignment);
-    // Each lane's region starts at a multiple of the largest alignment.
-    code_.memory.privateAlignment =
-        std::max(code_.memory.privateAlignment, static_cast<uint32_t>(alignment));
     const Value &pointer = result();
-    code_.addresses.push_back(
-        {runtime::AddressRegister::Space::Private, pointer.offset, bytes, pointer.varying});
-    const uint64_t size = byteSize(module_, pointee);
-    if (checks_)
-      checks_->privateVariables.push_back({bytes, size, nameOf(instruction.result)});
-    bytes += static_cast<uint32_t>(size);
-    if (checking(runtime::Check::Bounds))
-      bytes += redZone;
-    bytes = (bytes + 15) / 16 * 16;
+    allocatePrivate(pointer, pointee, instruction.result);
     if (instruction.operands.size() > 1)
       storeFrom(pointer, 0, pointee, operand(1));
     return true;
@@ -473,6 +459,15 @@ bool KernelLowering::lowerMemory(const Instruction &instruction) {
     const Type &type = typeOf(module_, pointerType);
     const bool toLocal = type.storageClass == spv::StorageClassWorkgroup;
     const uint64_t elementBytes = byteSize(module_, type.element);
+    if (options_.singleItemGroups) {
+      // The work-group's one work-item copies (checks_ is null here).
+      emit(runtime::laneAsyncCopyHandler(), result().offset,
+           {destination.offset, source.offset, count.offset, stride.offset},
+           (destination.varying ? 1 : 0) | (source.varying ? 2 : 0) | (count.varying ? 4 : 0) |
+               (stride.varying ? 8 : 0),
+           toLocal ? 1 : 0, elementBytes);
+      return true;
+    }
     uint32_t elements = count.offset;
     if (checking(runtime::Check::Bounds)) {
       // The copy's elements are checked first (bounds only); a copy with

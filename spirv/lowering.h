@@ -117,8 +117,9 @@ public:
       : module_(module), entryPoint_(entryPoint), globals_(globals), options_(options) {}
 
   runtime::KernelCode run();
-  // KernelCode::groupIndependent, of the code lowered.
+  // KernelCode::groupIndependent and singleItemGroups, of the code lowered.
   bool groupIndependent() const;
+  bool singleItemGroups() const;
 
 private:
   [[noreturn]] void fail(const Instruction &instruction, const std::string &message) const {
@@ -322,6 +323,13 @@ private:
     }
     if (variable.storageClass == spv::StorageClassInput)
       fail(user, "Input variable %" + std::to_string(variable.id) + " is not a built-in");
+    if (variable.storageClass == spv::StorageClassWorkgroup && options_.singleItemGroups) {
+      // The work-item's own: in its private memory.
+      value.varying = true;
+      value.offset = allocate(8, true);
+      allocatePrivate(value, typeOf(module_, variable.pointerType).element, variable.id);
+      return value;
+    }
     value.offset = allocate(8, false);
     if (variable.storageClass == spv::StorageClassWorkgroup) {
       const uint32_t pointee = typeOf(module_, variable.pointerType).element;
@@ -347,6 +355,26 @@ private:
     code_.addresses.push_back(
         {runtime::AddressRegister::Space::Global, value.offset, it->second, false});
     return value;
+  }
+
+  // Lays out a variable of type `pointee` (SPIR-V id `id`) in each lane's
+  // private memory; `pointer` is the register of its address.
+  void allocatePrivate(const Value &pointer, uint32_t pointee, uint32_t id) {
+    const uint64_t alignment = std::max<uint64_t>(alignmentOf(module_, pointee).value_or(16), 1);
+    uint32_t &bytes = code_.memory.privateBytesPerLane;
+    bytes = static_cast<uint32_t>((bytes + alignment - 1) / alignment * alignment);
+    // Each lane's region starts at a multiple of the largest alignment.
+    code_.memory.privateAlignment =
+        std::max(code_.memory.privateAlignment, static_cast<uint32_t>(alignment));
+    code_.addresses.push_back(
+        {runtime::AddressRegister::Space::Private, pointer.offset, bytes, pointer.varying});
+    const uint64_t size = byteSize(module_, pointee);
+    if (checks_)
+      checks_->privateVariables.push_back({bytes, size, nameOf(id)});
+    bytes += static_cast<uint32_t>(size);
+    if (checking(runtime::Check::Bounds))
+      bytes += redZone;
+    bytes = (bytes + 15) / 16 * 16;
   }
 
   // ---- the checked mode (runtime/check.h) ----
@@ -725,6 +753,17 @@ private:
   std::vector<runtime::RegisterCopy> edgeCopies(uint32_t from, uint32_t to);
 
   bool isVaryingSource(const Instruction &instruction) const;
+  // Whether the built-in differs between the lanes of a warp.
+  bool isVaryingBuiltin(spv::BuiltIn builtin) const;
+  // Whether the instruction is a barrier that ends its bytecode block: one
+  // whose work-items may lie in several warps (a work-group's, unless each
+  // work-group is one work-item).
+  bool endsPiece(const Instruction &instruction) const {
+    if (instruction.opcode != spv::OpControlBarrier || options_.singleItemGroups)
+      return false;
+    const auto scope = module_.constantValue(instruction.idOperand(0));
+    return !scope || *scope != spv::ScopeSubgroup;
+  }
 
   // Register reuse. A value defined and used in one block only (no phi uses
   // it) is dead when the block ends, and after its last use in the block:
@@ -742,21 +781,22 @@ private:
           definedIn[instruction.result] = b;
     for (uint32_t b = 0; b < cfg_->size(); ++b)
       for (const Instruction &instruction : cfg_->order()[b]->instructions)
-        instruction.forEachIdOperand([&](uint32_t id) {
-          auto it = definedIn.find(id);
-          if (it == definedIn.end())
-            return;
-          if (it->second != b || instruction.opcode == spv::OpPhi ||
-              isBlockTerminator(instruction.opcode))
-            nonLocal.insert(id); // terminator uses: the block's end frees them
-          ++uses[id];
-        });
+        if (!isDead(instruction))
+          instruction.forEachIdOperand([&](uint32_t id) {
+            auto it = definedIn.find(id);
+            if (it == definedIn.end())
+              return;
+            if (it->second != b || instruction.opcode == spv::OpPhi ||
+                isBlockTerminator(instruction.opcode))
+              nonLocal.insert(id); // terminator uses: the block's end frees them
+            ++uses[id];
+          });
     for (uint32_t b = 0; b < cfg_->size(); ++b)
       for (const Instruction &instruction : cfg_->order()[b]->instructions) {
         const uint32_t id = instruction.result;
         if (!id || nonLocal.count(id) || !uses.count(id) || promoted_.count(id) ||
-            instruction.opcode == spv::OpPhi || instruction.opcode == spv::OpVariable ||
-            boundWhenLowered(instruction))
+            dead_.count(id) || instruction.opcode == spv::OpPhi ||
+            instruction.opcode == spv::OpVariable || boundWhenLowered(instruction))
           continue;
         localUses_[id] = uses[id];
       }
@@ -782,6 +822,83 @@ private:
   // Private variables whose address never escapes (only loaded from and
   // stored to) live in registers: a varying register holds each lane's
   // value, and a store is a copy into it for the active lanes.
+  // What nothing reads, not lowered (findDeadValues): results, and stores
+  // (by their instruction in flat_).
+  std::unordered_set<uint32_t> dead_;
+  std::unordered_set<const Instruction *> deadStores_;
+  bool isDead(const Instruction &instruction) const {
+    return instruction.result ? dead_.count(instruction.result) != 0
+                              : deadStores_.count(&instruction) != 0;
+  }
+  // Private variables that are only written (an event_t that
+  // wait_group_events is given, whose copies are complete when issued),
+  // and pointer casts and chains used by nothing but lifetime markers and
+  // waits: clang leaves both. Not under checks, which would see the
+  // accesses.
+  void findDeadValues() {
+    if (checks_)
+      return;
+    std::unordered_map<uint32_t, std::vector<const Instruction *>> users;
+    for (const Block &block : flat_.blocks)
+      for (const Instruction &instruction : block.instructions)
+        instruction.forEachIdOperand([&](uint32_t id) { users[id].push_back(&instruction); });
+    auto derivesPointer = [](spv::Op op) {
+      switch (op) {
+      case spv::OpBitcast:
+      case spv::OpPtrCastToGeneric:
+      case spv::OpGenericCastToPtr:
+      case spv::OpAccessChain:
+      case spv::OpInBoundsAccessChain:
+      case spv::OpPtrAccessChain:
+      case spv::OpInBoundsPtrAccessChain:
+      case spv::OpCopyObject:
+        return true;
+      default:
+        return false;
+      }
+    };
+    auto ignored = [](spv::Op op) {
+      return op == spv::OpLifetimeStart || op == spv::OpLifetimeStop ||
+             op == spv::OpGroupWaitEvents; // a no-op: copies complete when issued
+    };
+    // Whether `id` and the pointers derived from it are only stored
+    // through (`written`) or not used at all; collects them.
+    std::function<bool(uint32_t, bool, std::vector<uint32_t> &, std::vector<const Instruction *> &)>
+        unread = [&](uint32_t id, bool written, std::vector<uint32_t> &ids,
+                     std::vector<const Instruction *> &stores) {
+          ids.push_back(id);
+          for (const Instruction *user : users[id]) {
+            if (ignored(user->opcode))
+              continue;
+            if (written && user->opcode == spv::OpStore && user->idOperand(0) == id &&
+                user->idOperand(1) != id) {
+              stores.push_back(user);
+              continue;
+            }
+            if (derivesPointer(user->opcode) && user->idOperand(0) == id &&
+                unread(user->result, written, ids, stores))
+              continue;
+            return false;
+          }
+          return true;
+        };
+    for (const Block &block : flat_.blocks)
+      for (const Instruction &instruction : block.instructions) {
+        if (!instruction.result || dead_.count(instruction.result))
+          continue;
+        const bool variable =
+            instruction.opcode == spv::OpVariable &&
+            static_cast<spv::StorageClass>(instruction.operands.at(0)) == spv::StorageClassFunction;
+        if (!variable && !derivesPointer(instruction.opcode))
+          continue;
+        std::vector<uint32_t> ids;
+        std::vector<const Instruction *> stores;
+        if (!unread(instruction.result, variable, ids, stores))
+          continue;
+        dead_.insert(ids.begin(), ids.end());
+        deadStores_.insert(stores.begin(), stores.end());
+      }
+  }
   std::unordered_set<uint32_t> promotable_; // only loaded and stored whole
   std::unordered_set<uint32_t> promoted_;   // those that live in registers
   void findPromotableVariables() {

@@ -21,30 +21,33 @@ TEST_F(GenericPointer, NamedSpacesAndFences) {
   ASSERT_EQ(generic, support == CL_TRUE);
   if (!generic)
     GTEST_SKIP() << "the device does not support the generic address space";
-  for (const char *variant : {"", "-O0"}) {
-    const int n = 150;
-    std::vector<int> data(n);
-    for (int i = 0; i < n; ++i)
-      data[i] = 1000 + i;
-    cl_mem D = buffer(data), O = buffer<int>(6 * n);
-    cl_kernel k = kernel("generic", "classify", variant);
-    setArgs(k, D, O);
-    run(k, {n}, {50});
-    std::vector<int> out = read<int>(O, 6 * n);
-    for (int i = 0; i < n; ++i) {
-      const int space = i % 3; // 0 global, 1 local, 2 private
-      EXPECT_EQ(out[6 * i + 0], space == 0) << variant << " to_global at " << i;
-      EXPECT_EQ(out[6 * i + 1], space == 1) << variant << " to_local at " << i;
-      EXPECT_EQ(out[6 * i + 2], space == 2) << variant << " to_private at " << i;
-      // get_fence: CLK_GLOBAL_MEM_FENCE for global, CLK_LOCAL_MEM_FENCE for
-      // local, and for private memory no fence flag (OpenCL C 3.0, 6.15.10).
-      constexpr int localFence = 1, globalFence = 2; // CLK_LOCAL/GLOBAL_MEM_FENCE in OpenCL C
-      const int fence = space == 0 ? globalFence : space == 1 ? localFence : 0;
-      EXPECT_EQ(out[6 * i + 3], fence) << variant << " get_fence at " << i;
-      EXPECT_EQ(out[6 * i + 4], space == 0 ? 1000 + i : i) << variant << " value at " << i;
-      EXPECT_EQ(out[6 * i + 5], 0) << variant << " to_global(NULL) at " << i;
+  // In groups of 50, and of one work-item: such groups share a warp only
+  // if their __local memory is the arena's, which to_local looks for.
+  for (const char *variant : {"", "-O0"})
+    for (const size_t local : {50, 1}) {
+      const int n = 150;
+      std::vector<int> data(n);
+      for (int i = 0; i < n; ++i)
+        data[i] = 1000 + i;
+      cl_mem D = buffer(data), O = buffer<int>(6 * n);
+      cl_kernel k = kernel("generic", "classify", variant);
+      setArgs(k, D, O);
+      run(k, {n}, {local});
+      std::vector<int> out = read<int>(O, 6 * n);
+      for (int i = 0; i < n; ++i) {
+        const int space = i % 3; // 0 global, 1 local, 2 private
+        EXPECT_EQ(out[6 * i + 0], space == 0) << variant << " to_global at " << i;
+        EXPECT_EQ(out[6 * i + 1], space == 1) << variant << " to_local at " << i;
+        EXPECT_EQ(out[6 * i + 2], space == 2) << variant << " to_private at " << i;
+        // get_fence: CLK_GLOBAL_MEM_FENCE for global, CLK_LOCAL_MEM_FENCE for
+        // local, and for private memory no fence flag (OpenCL C 3.0, 6.15.10).
+        constexpr int localFence = 1, globalFence = 2; // CLK_LOCAL/GLOBAL_MEM_FENCE in OpenCL C
+        const int fence = space == 0 ? globalFence : space == 1 ? localFence : 0;
+        EXPECT_EQ(out[6 * i + 3], fence) << variant << " get_fence at " << i;
+        EXPECT_EQ(out[6 * i + 4], space == 0 ? 1000 + i : i) << variant << " value at " << i;
+        EXPECT_EQ(out[6 * i + 5], 0) << variant << " to_global(NULL) at " << i;
+      }
     }
-  }
 }
 
 } // namespace

@@ -138,5 +138,68 @@ TEST_F(Packed, RegisterHeavyKernels) {
     }
 }
 
+TEST_F(Packed, EveryWorkItemSeesItsOwnGroupId) {
+  for (const std::string variant : variants)
+    for (const Range &r : ranges) {
+      cl_kernel k = kernel("group_ids", variant);
+      ASSERT_NE(k, nullptr);
+      cl_mem out = buffer<cl_int>(r.global);
+      setArgs(k, out);
+      launch(k, r);
+      const std::vector<cl_int> got = read<cl_int>(out, r.global);
+      for (size_t i = 0; i < r.global; ++i)
+        ASSERT_EQ(got[i], cl_int(i / r.local * 1000 + i % r.local))
+            << "work-item " << i << ", " << where(variant, r);
+    }
+}
+
+// Work-groups of one work-item with __local memory, barriers and copies:
+// several to a warp in one dimension, each a warp of its own in two.
+TEST_F(Packed, WorkGroupsOfOneWorkItemKeepTheirLocalMemory) {
+  struct Launch {
+    size_t global, offset;
+    bool twoDimensions;
+  };
+  const Launch launches[] = {
+      {1, 0, false}, {37, 0, false}, {1000, 5, false}, {4099, 0, false}, {150, 2, true}};
+  for (const std::string variant : variants)
+    for (const Launch &l : launches) {
+      const size_t n = l.twoDimensions ? 2 * l.global : l.global;
+      const std::string at = (variant.empty() ? "-O2" : variant) + " global " +
+                             std::to_string(l.global) + (l.twoDimensions ? " x 2" : "") +
+                             " offset " + std::to_string(l.offset);
+      std::vector<cl_int> in(n + 3 * 7 + 1);
+      for (size_t j = 0; j < in.size(); ++j)
+        in[j] = static_cast<cl_int>(j * 5 % 97) - 40;
+      cl_kernel k = kernel("alone", variant);
+      ASSERT_NE(k, nullptr);
+      cl_mem out = buffer(std::vector<cl_int>(n * 9, -7)), spread = buffer<cl_int>(n * 8);
+      setArgs(k, buffer(in), out, spread);
+      if (l.twoDimensions)
+        run(k, {l.global, 2}, {1, 1}, {l.offset, 3});
+      else
+        run(k, {l.global}, {1}, {l.offset});
+      const std::vector<cl_int> got = read<cl_int>(out, n * 9);
+      const std::vector<cl_int> spreadGot = read<cl_int>(spread, n * 8);
+      for (size_t gid = 0; gid < n; ++gid) {
+        const size_t trips = gid % 8 + 1;
+        for (size_t k = 0; k < 8; ++k) {
+          const cl_int loaded = in[gid + 3 * k];
+          ASSERT_EQ(spreadGot[gid + k * n], loaded)
+              << "spread element " << k << " of work-item " << gid << ", " << at;
+          cl_int expected = -7;
+          if (k < trips) {
+            expected = loaded * cl_int(gid + 1) + 0 + 1;
+            if (k == 0 && gid % 3 == 1)
+              expected = -expected;
+          }
+          ASSERT_EQ(got[gid * 9 + k], expected)
+              << "element " << k << " of work-item " << gid << ", " << at;
+        }
+        ASSERT_EQ(got[gid * 9 + 8], cl_int(trips)) << "count of work-item " << gid << ", " << at;
+      }
+    }
+}
+
 } // namespace
 } // namespace lanewise::test

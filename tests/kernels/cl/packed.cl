@@ -50,3 +50,42 @@ kernel void wide_values(global const double8 *in, global double8 *out) {
   const double8 a = in[i], b = a * 2.0 + 1.0, c = a * a, d = b * c - a, e = d + c * 3.0;
   out[i] = (a + b) * (c - d) + e * (double)get_local_id(0);
 }
+
+// For work-groups of one work-item (the CTS's choice for a prime global
+// size), which share warps too: __local variables, barriers, __local
+// atomics and asynchronous copies with nobody to share them with; the
+// copies strided both ways and of a count that differs by work-item.
+// Valid for groups of one work-item only: each copy's arguments are the
+// work-item's own.
+kernel void alone(global const int *in, global int *out, global int *spread) {
+  local int data[16];
+  local int count;
+  const int gid = (get_global_id(1) - get_global_offset(1)) * get_global_size(0) +
+                  get_global_id(0) - get_global_offset(0);
+  const int items = get_global_size(0) * get_global_size(1);
+  const int group = get_group_id(1) * get_num_groups(0) + get_group_id(0);
+  if (get_local_id(0) == 0)
+    count = 0;
+  event_t e = async_work_group_strided_copy(data, in + gid, 8, 3, 0);
+  wait_group_events(1, &e);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int trips = gid % 8 + 1;
+  for (int k = 0; k < trips; ++k) {
+    data[8 + k] = data[k] * (group + 1) + get_local_id(0) + (int)get_local_size(0);
+    atomic_inc(&count);
+  }
+  if (gid % 3 == 1)
+    data[8] = -data[8];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  e = async_work_group_copy(out + gid * 9, data + 8, trips, 0);
+  wait_group_events(1, &e);
+  out[gid * 9 + 8] = count;
+  e = async_work_group_strided_copy(spread + gid, data, 8, items, 0);
+  wait_group_events(1, &e);
+}
+
+// The group id in a kernel that may share warps: per work-item there.
+kernel void group_ids(global int *out) {
+  const size_t i = get_global_id(0) - get_global_offset(0);
+  out[i] = get_group_id(0) * 1000 + get_local_id(0) + get_group_id(1) + get_group_id(2);
+}
