@@ -369,9 +369,13 @@ template <std::uint32_t Bytes> struct Memory {
     for (std::uint32_t c = 0; c < components; ++c) {
       T *rc = r + c * w;
       const std::byte *column = base + std::size_t(c) * Bytes;
-      for (std::uint32_t x = 0; x < n; ++x)
-        if (s.isActive(first + x))
+      if (s.dense)
+        for (std::uint32_t x = 0; x < n; ++x)
           std::memcpy(&rc[x], column + x * p.stride, Bytes);
+      else
+        for (std::uint32_t x = 0; x < n; ++x)
+          if (s.active[first + x])
+            std::memcpy(&rc[x], column + x * p.stride, Bytes);
     }
   }
 
@@ -451,6 +455,12 @@ template <std::uint32_t Bytes> struct Memory {
       return;
     }
     // Lane by lane, in lane order, as the gather form stores.
+    if (s.dense && components == 1) {
+      // A strided run (f[16 * i + k]): no test of the mask per lane.
+      for (std::uint32_t x = 0; x < n; ++x)
+        std::memcpy(base + x * p.stride, &value[ValueVarying ? x : 0], Bytes);
+      return;
+    }
     for (std::uint32_t x = 0; x < n; ++x)
       if (s.isActive(first + x))
         for (std::uint32_t c = 0; c < components; ++c)
