@@ -33,11 +33,14 @@ template <typename T> struct Pair {
   Pair row(std::uint32_t y) const { return {T(base + T(y) * rowStride), stride, rowStride}; }
 };
 
-// An operand: a pair, or a uniform value (strides 0).
+// An operand: a pair, or a uniform value (strides 0). When each row of the
+// warp is one lane (work-groups of one work-item sharing a warp), x is
+// always 0 and the stride is never read: it is made the row stride, so
+// that the warp is one row (forRows).
 template <typename T, bool Affine> Pair<T> pairAt(const ExecutionState &s, std::uint32_t offset) {
   const T *p = s.reg<const T>(offset);
   if constexpr (Affine)
-    return {p[0], p[1], p[2]};
+    return {p[0], s.rowLanes == 1 ? p[2] : p[1], p[2]};
   else
     return {p[0], T(0), T(0)};
 }
@@ -52,7 +55,8 @@ template <typename T> void setPair(const ExecutionState &s, std::uint32_t offset
 // Calls f(first, end, y) for each row y of the lanes below n: lanes
 // [first, end), at x = l - first.
 template <typename F> void forRows(const ExecutionState &s, std::uint32_t n, F &&f) {
-  const std::uint32_t perRow = s.rowLanes;
+  // Rows of one lane continue each other (pairAt).
+  const std::uint32_t perRow = s.rowLanes == 1 ? n : s.rowLanes;
   std::uint32_t y = 0;
   for (std::uint32_t first = 0; first < n; first += perRow, ++y)
     f(first, std::min(n, first + perRow), y);
