@@ -415,6 +415,7 @@ runtime::KernelCode KernelLowering::run() {
     findAffineValues();
 
   findBlockLocalValues();
+  findCoalescedPhis();
   // Registers for every result, so that phis can name values of later blocks.
   for (const Block *block : cfg_->order())
     for (const Instruction &instruction : block->instructions) {
@@ -440,6 +441,10 @@ runtime::KernelCode KernelLowering::run() {
         // The variable's value itself, one element per lane.
         values_.emplace(instruction.result,
                         makeValue(typeOf(module_, instruction.resultType).element, true));
+        continue;
+      }
+      if (auto phi = coalesced_.find(instruction.result); phi != coalesced_.end()) {
+        values_.emplace(instruction.result, values_.at(phi->second));
         continue;
       }
       values_.emplace(instruction.result, makeValue(instruction.resultType, varying));

@@ -21,6 +21,8 @@ std::vector<runtime::RegisterCopy> KernelLowering::edgeCopies(uint32_t from, uin
             add(a.members[i], b.members[i]);
           return;
         }
+        if (a.offset == b.offset && a.varying == b.varying)
+          return; // the value took the phi's register (findCoalescedPhis)
         copies.push_back(
             {a.offset, b.offset, b.elementBytes(), b.components, a.varying, b.varying});
       };

@@ -1,6 +1,8 @@
 // First kernels: a vector add, a divergent loop and a __local reduction.
 #include "harness.h"
 
+#include <array>
+
 namespace lanewise::test {
 namespace {
 
@@ -36,6 +38,38 @@ TEST_F(Basics, LoopWithPerLaneTripCount) {
       for (int j = 0; j < i % 7; ++j)
         s += (j & 1) ? j * 3 : -1;
       ASSERT_EQ(o[i], s) << variant << " at " << i;
+    }
+  }
+}
+
+TEST_F(Basics, ValuesCarriedRoundALoop) {
+  for (const char *variant : {"", "-O0"}) {
+    const int n = 300;
+    cl_mem out = buffer<cl_int>(3 * n), vout = buffer<cl_int>(8 * n);
+    cl_kernel k = kernel("basics", "carried", variant);
+    setArgs(k, out, vout);
+    run(k, {size_t(n)}, {100});
+    const std::vector<cl_int> o = read<cl_int>(out, 3 * n), vo = read<cl_int>(vout, 8 * n);
+    for (int i = 0; i < n; ++i) {
+      // The kernel's loop, on the host (wrapping as the device's does).
+      uint32_t a = i, b = 1, c = 0;
+      std::array<uint32_t, 4> v = {uint32_t(i), uint32_t(i + 1), uint32_t(i + 2), uint32_t(i + 3)};
+      std::array<uint32_t, 4> w = {2 * v[0], 2 * v[1], 2 * v[2], 2 * v[3]};
+      for (int j = 0; j < i % 7 + 1; ++j) {
+        const uint32_t next = a + b;
+        c = c * 3 + a;
+        b = a - j;
+        a = next;
+        v = {v[3], v[0], v[1], v[2]};
+        w = {w[1] + j, w[2] + j, w[3] + j, w[0] + j};
+      }
+      ASSERT_EQ(uint32_t(o[3 * i]), a) << variant << " a at " << i;
+      ASSERT_EQ(uint32_t(o[3 * i + 1]), b) << variant << " b at " << i;
+      ASSERT_EQ(uint32_t(o[3 * i + 2]), c) << variant << " c at " << i;
+      for (int e = 0; e < 4; ++e) {
+        ASSERT_EQ(uint32_t(vo[8 * i + e]), v[e]) << variant << " v." << e << " at " << i;
+        ASSERT_EQ(uint32_t(vo[8 * i + 4 + e]), w[e]) << variant << " w." << e << " at " << i;
+      }
     }
   }
 }

@@ -18,3 +18,27 @@ kernel void local_sum(global const int *in, global int *out, local int *tmp) {
   }
   if (l == 0) out[g] = tmp[0];
 }
+
+// Values carried round a loop whose trip count differs per work-item: one
+// read after its successor is computed, one computed from itself, a vector
+// permuted by each iteration, and one permuted and then added to. The
+// lowering gives a carried value its phi's register where that is safe
+// (findCoalescedPhis), so no copy is needed on the back edge.
+kernel void carried(global int *out, global int4 *vout) {
+  const int i = get_global_id(0);
+  int a = i, b = 1, c = 0;
+  int4 v = (int4)(i, i + 1, i + 2, i + 3), w = v * 2;
+  for (int k = 0; k < i % 7 + 1; ++k) {
+    const int next = a + b;
+    c = c * 3 + a;
+    b = a - k;
+    a = next;
+    v = v.wxyz;
+    w = w.yzwx + k;
+  }
+  out[3 * i] = a;
+  out[3 * i + 1] = b;
+  out[3 * i + 2] = c;
+  vout[2 * i] = v;
+  vout[2 * i + 1] = w;
+}
