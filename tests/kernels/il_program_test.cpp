@@ -115,11 +115,11 @@ TEST_F(IlProgram, QueriesBeforeAndAfterTheBuild) {
   ASSERT_EQ(clBuildProgram(program, 1, &device, "-cl-mad-enable", nullptr, nullptr), CL_SUCCESS);
   ASSERT_EQ(clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof count, &count, nullptr),
             CL_SUCCESS);
-  EXPECT_EQ(count, 3u);
+  EXPECT_EQ(count, 4u);
   clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, 0, nullptr, &size);
   std::string names(size, '\0');
   clGetProgramInfo(program, CL_PROGRAM_KERNEL_NAMES, size, names.data(), nullptr);
-  for (const char *name : {"vadd", "loops", "local_sum"})
+  for (const char *name : {"vadd", "loops", "local_sum", "carried"})
     EXPECT_NE(names.find(name), std::string::npos) << names;
   clGetProgramBuildInfo(program, device, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, nullptr);
   EXPECT_EQ(type, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
