@@ -272,8 +272,24 @@ template <std::uint32_t Bytes> struct Memory {
     });
   }
 
-  static void load(const Instruction &in, ExecutionState &s) {
+  template <bool MemoryOrder> static void load(const Instruction &in, ExecutionState &s) {
     const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, in.operand[0]);
+    if constexpr (MemoryOrder) {
+      if (inMemoryOrder(s)) {
+        T *r = s.reg<T>(in.result);
+        const std::size_t size = std::size_t(in.components) * Bytes;
+        rows(s, p, [&](Pair<std::uint64_t> p, std::uint32_t first, std::uint32_t end) {
+          auto *row = reinterpret_cast<std::byte *>(r) + first * size;
+          const auto *base = reinterpret_cast<const std::byte *>(p.base);
+          if (p.stride == size)
+            std::memcpy(row, base, (end - first) * size);
+          else
+            for (std::uint32_t x = 0; x < end - first; ++x)
+              std::memcpy(row + x * size, base + std::int64_t(x) * std::int64_t(p.stride), size);
+        });
+        return;
+      }
+    }
     const std::uint32_t n = s.span, perRow = s.rowLanes;
     if (s.dense && in.components == 1 && n > perRow &&
         (p.stride == 0 || (p.stride == Bytes && p.rowStride != std::uint64_t(Bytes) * perRow))) {
@@ -384,8 +400,32 @@ template <std::uint32_t Bytes> struct Memory {
   }
 
   // Global: the pointer is to global memory (affineStoreHandler).
-  template <bool ValueVarying, bool Global>
+  template <bool ValueVarying, bool Global, bool MemoryOrder = false>
   static void store(const Instruction &in, ExecutionState &s) {
+    if constexpr (MemoryOrder) {
+      if (inMemoryOrder(s)) {
+        const auto *value = s.reg<const std::byte>(in.operand[1]);
+        const std::size_t size = std::size_t(in.components) * Bytes;
+        rows(s, pairAt<std::uint64_t, true>(s, in.operand[0]),
+             [&](Pair<std::uint64_t> p, std::uint32_t first, std::uint32_t end) {
+               const std::byte *row = value + first * size;
+               auto *base = reinterpret_cast<std::byte *>(p.base);
+               if (p.stride != size) { // lane by lane, in lane order
+                 for (std::uint32_t x = 0; x < end - first; ++x)
+                   std::memcpy(base + std::int64_t(x) * std::int64_t(p.stride), row + x * size,
+                               size);
+               } else if (Global && s.streamingStores) {
+                 streamCopy(base, row, (end - first) * size);
+#if defined(__SSE2__)
+                 _mm_sfence();
+#endif
+               } else {
+                 std::memcpy(base, row, (end - first) * size);
+               }
+             });
+        return;
+      }
+    }
     rows(s, pairAt<std::uint64_t, true>(s, in.operand[0]),
          [&](Pair<std::uint64_t> p, std::uint32_t first, std::uint32_t end) {
            storeRow<ValueVarying, Global>(in, s, p, first, end);
@@ -549,23 +589,28 @@ Handler affineMaterialiseHandler(std::uint32_t elementBytes) {
   }
 }
 
-Handler affineLoadHandler(std::uint32_t elementBytes) {
+Handler affineLoadHandler(std::uint32_t elementBytes, bool memoryOrder) {
   if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 && elementBytes != 8)
     return nullptr;
   return withElementBytes(elementBytes, [&]<std::uint32_t B>() -> Handler {
     if constexpr (B == 16)
       return nullptr;
     else
-      return forIsa<&Memory<B>::load>();
+      return memoryOrder ? forIsa<&Memory<B>::template load<true>>()
+                         : forIsa<&Memory<B>::template load<false>>();
   });
 }
 
-Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying, bool global) {
+Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying, bool global,
+                           bool memoryOrder) {
   if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 && elementBytes != 8)
     return nullptr;
   return withElementBytes(elementBytes, [&]<std::uint32_t B>() -> Handler {
     if constexpr (B == 16)
       return nullptr;
+    else if (memoryOrder && valueVarying)
+      return global ? forIsa<&Memory<B>::template store<true, true, true>>()
+                    : forIsa<&Memory<B>::template store<true, false, true>>();
     else if (!valueVarying)
       return forIsa<&Memory<B>::template store<false, false>>();
     else

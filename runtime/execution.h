@@ -97,6 +97,13 @@ struct ExecutionState {
   bool isActive(std::uint32_t lane) const { return fullMask || active[lane]; }
 };
 
+// Whether a vector kept in memory order (spirv/lower_memory.cpp,
+// findMemoryOrderValues) is in that order in this block: when every lane
+// of the warp runs it. Lane-wise instructions then compute each element
+// wherever it lies; with a lane missing they would not cover the vector's
+// elements, and the vector is component-major as any other.
+inline bool inMemoryOrder(const ExecutionState &s) { return s.dense && s.span == s.width; }
+
 // The ids of the work-item a lane of the warp runs, and of its work-group.
 struct WorkItemIds {
   std::uint64_t local[3], global[3], group[3];

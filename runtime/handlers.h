@@ -176,12 +176,18 @@ Handler affineOffsetHandler(std::uint32_t indexBytes, bool baseAffine, bool inde
 Handler affineMaterialiseHandler(std::uint32_t elementBytes);
 // OpLoad of `components` elements through a pointer pair (operand[0]): one
 // block copy when the active lanes are all and the stride is the size.
-Handler affineLoadHandler(std::uint32_t elementBytes);
+// `memoryOrder`: the register is in memory order (lane after lane, each
+// lane's components together) when every lane of the warp is active
+// (inMemoryOrder), component-major otherwise (spirv/lower_memory.cpp,
+// findMemoryOrderValues).
+Handler affineLoadHandler(std::uint32_t elementBytes, bool memoryOrder = false);
 // OpStore of operand[1] through a pointer pair (operand[0]). `global`: the
 // pointer is to global memory (CrossWorkgroup), where dense runs may be
 // stored past the caches (ExecutionState::streamingStores); never __local or
-// private memory, which the work-group reads again at once.
-Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying, bool global);
+// private memory, which the work-group reads again at once. `memoryOrder`:
+// a varying value in memory order when every lane is active, as above.
+Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying, bool global,
+                           bool memoryOrder = false);
 
 } // namespace lanewise::runtime
 

@@ -413,6 +413,7 @@ runtime::KernelCode KernelLowering::run() {
   findPromotableVariables();
   if (!allVarying)
     findAffineValues();
+  findMemoryOrderValues();
 
   findBlockLocalValues();
   findCoalescedPhis();

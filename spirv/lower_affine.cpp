@@ -562,13 +562,15 @@ bool KernelLowering::lowerAffineAccess(const Instruction &instruction) {
   const uint32_t pointer = affinePairs_.at(instruction.idOperand(0));
   if (instruction.opcode == spv::OpLoad) {
     const Value &r = values_.at(instruction.result);
-    emit(runtime::affineLoadHandler(r.elementBytes()), r.offset, {pointer}, r.components);
+    emit(runtime::affineLoadHandler(r.elementBytes(), memoryOrder_.count(instruction.result) != 0),
+         r.offset, {pointer}, r.components);
     return true;
   }
   const Value &value = use(instruction.idOperand(1), instruction);
   const bool global = pointsToGlobal(instruction.idOperand(0), instruction);
-  emit(runtime::affineStoreHandler(value.elementBytes(), value.varying, global), 0,
-       {pointer, value.offset}, value.components);
+  emit(runtime::affineStoreHandler(value.elementBytes(), value.varying, global,
+                                   memoryOrder_.count(instruction.idOperand(1)) != 0),
+       0, {pointer, value.offset}, value.components);
   return true;
 }
 

@@ -497,6 +497,210 @@ bool KernelLowering::lowerMemory(const Instruction &instruction) {
   }
 }
 
+// Vectors kept in memory order. In memory each work-item's vector lies
+// whole; in a register, a vector is component-major (component c of every
+// lane, then c + 1), so a vload4 and a vstore4 each transpose the warp's
+// vectors. A vector that is loaded through an affine address (vloadn,
+// vload_halfn, or OpLoad through an affine pointer), computed on by
+// lane-wise instructions of the same block only, and stored through an
+// affine address (vstoren, vstore_halfn, OpStore) needs neither: when every
+// lane of the warp runs the block (runtime::inMemoryOrder), its loads copy
+// the lanes' vectors into the register as they lie in memory and its stores
+// copy them back, and each lane-wise instruction computes every element of
+// the register wherever the element lies, as long as its other operands are
+// the same for every element (a uniform scalar, or a uniform vector whose
+// components are equal: a splat). With a lane missing, the same loads and
+// stores transpose, and the block computes component-major as any other.
+// Not under checks, which read registers lane by lane.
+void KernelLowering::findMemoryOrderValues() {
+  if (checks_ || affinePairs_.empty())
+    return;
+  std::unordered_map<uint32_t, const Instruction *> defs;
+  std::unordered_map<uint32_t, uint32_t> blockOf;
+  std::unordered_map<uint32_t, std::vector<std::pair<const Instruction *, uint32_t>>> users;
+  for (uint32_t b = 0; b < cfg_->size(); ++b)
+    for (const Instruction &instruction : cfg_->order()[b]->instructions) {
+      if (instruction.result) {
+        defs[instruction.result] = &instruction;
+        blockOf[instruction.result] = b;
+      }
+      instruction.forEachIdOperand([&](uint32_t id) { users[id].push_back({&instruction, b}); });
+    }
+  auto isOpenCLStd = [&](const Instruction &instruction) {
+    if (instruction.opcode != spv::OpExtInst)
+      return false;
+    auto set = module_.extInstImports.find(instruction.idOperand(0));
+    return set != module_.extInstImports.end() && set->second == "OpenCL.std";
+  };
+  auto vectorOf = [&](uint32_t typeId) -> uint32_t {
+    Scalar scalar;
+    uint32_t components = 0;
+    if (!typeId || !scalarForm(typeId, scalar, components) || scalar == Scalar::Bool ||
+        scalar == Scalar::I128)
+      return 0;
+    return components;
+  };
+  auto laneWise = [&](const Instruction &instruction) {
+    switch (instruction.opcode) {
+    case spv::OpFAdd:
+    case spv::OpFSub:
+    case spv::OpFMul:
+    case spv::OpFDiv:
+    case spv::OpFRem:
+    case spv::OpFMod:
+    case spv::OpFNegate:
+    case spv::OpIAdd:
+    case spv::OpISub:
+    case spv::OpIMul:
+    case spv::OpSNegate:
+    case spv::OpUDiv:
+    case spv::OpSDiv:
+    case spv::OpUMod:
+    case spv::OpSRem:
+    case spv::OpSMod:
+    case spv::OpBitwiseAnd:
+    case spv::OpBitwiseOr:
+    case spv::OpBitwiseXor:
+    case spv::OpNot:
+    case spv::OpShiftLeftLogical:
+    case spv::OpShiftRightLogical:
+    case spv::OpShiftRightArithmetic:
+    case spv::OpVectorTimesScalar:
+    case spv::OpFConvert:
+    case spv::OpConvertSToF:
+    case spv::OpConvertUToF:
+    case spv::OpConvertFToS:
+    case spv::OpConvertFToU:
+    case spv::OpSConvert:
+    case spv::OpUConvert:
+      return true;
+    case spv::OpExtInst:
+      // The element functions (emitMath); not the mixed, geometric,
+      // permutation and memory ones.
+      return isOpenCLStd(instruction) && openclStdFunction(instruction.operands.at(1));
+    default:
+      return false;
+    }
+  };
+  auto extNumber = [&](const Instruction &instruction) -> uint32_t {
+    return isOpenCLStd(instruction) ? instruction.operands.at(1) : ~uint32_t(0);
+  };
+  auto isLoad = [&](const Instruction &instruction) {
+    using namespace OpenCLLIB;
+    if (instruction.opcode == spv::OpLoad)
+      return pairAddressed(instruction);
+    const uint32_t number = extNumber(instruction);
+    return (number == Vloadn || number == Vload_halfn || number == Vloada_halfn) &&
+           pairAddressed(instruction);
+  };
+  // Whether `user` stores `id` (and only it) through an affine address.
+  auto storesThrough = [&](const Instruction &user, uint32_t id) {
+    using namespace OpenCLLIB;
+    if (user.opcode == spv::OpStore)
+      return user.idOperand(1) == id && user.idOperand(0) != id && pairAddressed(user);
+    switch (extNumber(user)) {
+    case Vstoren:
+    case Vstore_halfn:
+    case Vstore_halfn_r:
+    case Vstorea_halfn:
+    case Vstorea_halfn_r:
+      return user.idOperand(2) == id && user.idOperand(3) != id && user.idOperand(4) != id &&
+             pairAddressed(user);
+    default:
+      return false;
+    }
+  };
+
+  std::unordered_set<uint32_t> candidates;
+  for (const auto &[id, instruction] : defs)
+    if (vectorOf(instruction->resultType) > 1 && uniformity_.isVarying(id) && !dead_.count(id) &&
+        !promoted_.count(id) && (isLoad(*instruction) || laneWise(*instruction)))
+      candidates.insert(id);
+  // Out go the values with an operand or a use that is neither: until none
+  // goes.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = candidates.begin(); it != candidates.end();) {
+      const uint32_t id = *it;
+      const Instruction &definition = *defs.at(id);
+      const uint32_t components = vectorOf(definition.resultType);
+      bool keep = true;
+      if (!isLoad(definition)) {
+        bool first = true;
+        definition.forEachIdOperand([&](uint32_t operand) {
+          if (std::exchange(first, false) && definition.opcode == spv::OpExtInst)
+            return; // the instruction set
+          if (candidates.count(operand))
+            keep &= vectorOf(resultTypes_.at(operand)) == components;
+          else
+            keep &= !uniformity_.isVarying(operand) && !affinePairs_.count(operand) &&
+                    (vectorOf(resultTypes_.count(operand) ? resultTypes_.at(operand) : 0) == 1 ||
+                     equalComponents(operand, defs));
+        });
+      }
+      for (const auto &[user, block] : users[id])
+        keep &= block == blockOf.at(id) && !isDead(*user) &&
+                (candidates.count(user->result) || storesThrough(*user, id));
+      if (keep) {
+        ++it;
+      } else {
+        it = candidates.erase(it);
+        changed = true;
+      }
+    }
+  }
+  memoryOrder_ = std::move(candidates);
+}
+
+// Whether every component of the uniform vector `id` is provably the same:
+// a null or splat constant, a construct of one scalar repeated, or a
+// shuffle that repeats one component inserted into (or equal in) a vector.
+bool KernelLowering::equalComponents(uint32_t id,
+                                     const std::unordered_map<uint32_t, const Instruction *> &defs,
+                                     int depth) const {
+  if (depth > 4)
+    return false;
+  if (auto constant = module_.constants.find(id); constant != module_.constants.end()) {
+    const Constant &c = constant->second;
+    if (c.kind == Constant::Kind::Null)
+      return true;
+    if (c.kind != Constant::Kind::Composite || c.constituents.empty())
+      return false;
+    for (uint32_t constituent : c.constituents)
+      if (constituent != c.constituents.front())
+        return false;
+    return true;
+  }
+  auto def = defs.find(id);
+  if (def == defs.end())
+    return false;
+  const Instruction &instruction = *def->second;
+  if (instruction.opcode == spv::OpCompositeConstruct) {
+    for (size_t i = 0; i < instruction.operands.size(); ++i)
+      if (instruction.operands[i] != instruction.operands[0] ||
+          typeOf(module_, resultTypes_.at(instruction.operands[i])).kind == Type::Kind::Vector)
+        return false;
+    return !instruction.operands.empty();
+  }
+  if (instruction.opcode != spv::OpVectorShuffle || instruction.operands.size() < 3)
+    return false;
+  const uint32_t k = instruction.operands[2];
+  for (size_t i = 3; i < instruction.operands.size(); ++i)
+    if (instruction.operands[i] != k)
+      return false;
+  if (k == 0xFFFFFFFF)
+    return false;
+  const uint32_t first = instruction.operands[0];
+  const uint32_t firstSize = typeOf(module_, resultTypes_.at(first)).count;
+  const uint32_t source = k < firstSize ? first : instruction.operands[1];
+  const uint32_t index = k < firstSize ? k : k - firstSize;
+  auto inserted = defs.find(source);
+  if (inserted != defs.end() && inserted->second->opcode == spv::OpCompositeInsert &&
+      inserted->second->operands.size() == 3 && inserted->second->operands[2] == index)
+    return true; // the one component the shuffle repeats
+  return equalComponents(source, defs, depth + 1);
+}
+
 Value KernelLowering::offsetAddress(const Value &pointer, const Value &offset, uint64_t stride) {
   const bool varying = pointer.varying || offset.varying;
   Value address = temporary(Scalar::I64, 1, varying);
@@ -529,12 +733,13 @@ bool KernelLowering::lowerVectorMemory(const Instruction &instruction, uint32_t 
       const uint32_t address = affineVectorAddress(instruction.idOperand(3),
                                                    instruction.idOperand(2), stride * bytes,
                                                    instruction);
+      const bool memoryOrder = memoryOrder_.count(instruction.result) != 0;
       if (number == Vloadn) {
-        emit(runtime::affineLoadHandler(bytes), r.offset, {address}, r.components);
+        emit(runtime::affineLoadHandler(bytes, memoryOrder), r.offset, {address}, r.components);
         return true;
       }
       const Value halves = temporary(Scalar::F16, r.components, r.varying);
-      emit(runtime::affineLoadHandler(2), halves.offset, {address}, r.components);
+      emit(runtime::affineLoadHandler(2, memoryOrder), halves.offset, {address}, r.components);
       emit(runtime::convertHandler({Scalar::F16}, {r.scalar}, runtime::Rounding::Default, false,
                                    Shape{r.varying, {r.varying}}),
            r.offset, {halves.offset}, r.components);
@@ -576,8 +781,9 @@ bool KernelLowering::lowerVectorMemory(const Instruction &instruction, uint32_t 
           affineVectorAddress(instruction.idOperand(4), instruction.idOperand(3),
                               uint64_t(stride) * value.elementBytes(), instruction);
       const bool global = pointsToGlobal(instruction.idOperand(4), instruction);
-      emit(runtime::affineStoreHandler(value.elementBytes(), value.varying, global), 0,
-           {address, value.offset}, n);
+      emit(runtime::affineStoreHandler(value.elementBytes(), value.varying, global,
+                                       memoryOrder_.count(instruction.idOperand(2)) != 0),
+           0, {address, value.offset}, n);
     };
     if (number == Vstoren && affine) {
       store(data);

@@ -916,6 +916,13 @@ private:
   }
   std::unordered_map<uint32_t, uint32_t> coalesced_; // value -> the phi whose register it takes
 
+  // Vectors kept in memory order between their loads and stores
+  // (lower_memory.cpp).
+  void findMemoryOrderValues();
+  bool equalComponents(uint32_t id, const std::unordered_map<uint32_t, const Instruction *> &defs,
+                       int depth = 0) const;
+  std::unordered_set<uint32_t> memoryOrder_;
+
   // Whether a result is bound when lowered rather than given registers.
   bool boundWhenLowered(const Instruction &instruction) const {
     if (instruction.opcode == spv::OpLoad || instruction.opcode == spv::OpAccessChain ||

@@ -1,0 +1,100 @@
+// Vectors loaded, computed on lane by lane and stored within one block,
+// which Lanewise keeps in memory order when every lane of a warp runs the
+// block (spirv/lower_memory.cpp, findMemoryOrderValues), and neighbouring
+// forms that must not be kept so: a uniform operand whose components
+// differ, a vector read by a permutation or in another block, divergence
+// (tests/kernels/memory_order_test.cpp).
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+// out[i] = (x[i] + y[i]) * a - 3 for vectors of n elements at index i: a
+// splat operand made from an argument, and a splat constant.
+#define LANE_WISE(T, n)                                                                            \
+  kernel void lanes_##T##n(global const T *x, global const T *y, global T *out, T a) {             \
+    const size_t i = get_global_id(0);                                                             \
+    vstore##n((vload##n(i, x) + vload##n(i, y)) * (T##n)(a) - (T)3, i, out);                       \
+  }
+#define EVERY_N(T) LANE_WISE(T, 2) LANE_WISE(T, 3) LANE_WISE(T, 4) LANE_WISE(T, 8) LANE_WISE(T, 16)
+EVERY_N(char)
+EVERY_N(uchar)
+EVERY_N(short)
+EVERY_N(ushort)
+EVERY_N(int)
+EVERY_N(uint)
+EVERY_N(long)
+EVERY_N(ulong)
+EVERY_N(float)
+EVERY_N(double)
+
+// Through vector pointers (OpLoad and OpStore of float4): out[i] = x[i] * a + y[i].
+kernel void pointers(global const float4 *x, global const float4 *y, global float4 *out, float a) {
+  const size_t i = get_global_id(0);
+  out[i] = x[i] * a + y[i];
+}
+
+// Halves read as floats and floats stored as halves (rounded toward zero):
+// out[i] = h[i] * a + 0.25 and halves[i] = f[i] * a.
+kernel void halves(global const half *h, global float *out, global const float *f,
+                   global half *halves, float a) {
+  const size_t i = get_global_id(0);
+  vstore8(vload_half8(i, h) * a + 0.25f, i, out);
+  vstore_half4_rtz(vload4(i, f) * a, i, halves);
+}
+
+// Strided vectors: the work-item's vector at index 2i + 1 of x, stored at
+// index 3i of out (the elements between are left alone).
+kernel void strided(global const int *x, global int *out, int a) {
+  const size_t i = get_global_id(0);
+  vstore4(vload4(2 * i + 1, x) * a + 1, 3 * i, out);
+}
+
+// Conversions and element functions: out[i] = convert_int4_sat(fmax(x[i], 0) * 2)
+// and back[i] = convert_float4(that) * 0.5.
+kernel void converts(global const float *x, global int *out, global float *back) {
+  const size_t i = get_global_id(0);
+  const int4 n = convert_int4_sat(fmax(vload4(i, x), 0.0f) * 2.0f);
+  vstore4(n, i, out);
+  vstore4(convert_float4(n) * 0.5f, i, back);
+}
+
+// A uniform operand whose components differ: out[i] = x[i] + (a, a + 1, a + 2, a + 3)
+// and out2[i] = x[i] * (1, 2, 3, 4).
+kernel void unequal(global const int *x, global int *out, global int *out2, int a) {
+  const size_t i = get_global_id(0);
+  const int4 v = vload4(i, x);
+  vstore4(v + (int4)(a, a + 1, a + 2, a + 3), i, out);
+  vstore4(v * (int4)(1, 2, 3, 4), i, out2);
+}
+
+// A vector read by a permutation, and one stored in another block:
+// out[i] = x[i].wzyx + x[i], out2[i] = x[i] * 3 when a > 0, else x[i] * 5.
+kernel void mixed(global const int *x, global int *out, global int *out2, int a) {
+  const size_t i = get_global_id(0);
+  const int4 v = vload4(i, x);
+  vstore4(v.wzyx + v, i, out);
+  const int4 w = v * 3;
+  if (a > 0)
+    vstore4(w, i, out2);
+  else
+    vstore4(v * 5, i, out2);
+}
+
+// Divergence: work-items whose index is not a multiple of 3 store
+// x[i] * 2 + 1; the others leave out[i] alone. Then every work-item
+// stores x[i] - 1 to out2[i] after the branch rejoins, and x[i] + 1 to
+// out3[i] from a vector loaded after it.
+kernel void divergent(global const int *x, global int *out, global int *out2, global int *out3) {
+  const size_t i = get_global_id(0);
+  const int4 v = vload4(i, x);
+  if (i % 3)
+    vstore4(v * 2 + 1, i, out);
+  vstore4(v - 1, i, out2);
+  vstore4(vload4(i, x) + 1, i, out3);
+}
+
+// Two dimensions: the vector at row y, column x of a matrix `width`
+// vectors wide; out = in * 2 + 1.
+kernel void rows2d(global const float *in, global float *out, uint width) {
+  const size_t index = get_global_id(1) * width + get_global_id(0);
+  vstore4(vload4(index, in) * 2.0f + 1.0f, index, out);
+}
