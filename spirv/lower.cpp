@@ -65,9 +65,7 @@ bool KernelLowering::isVaryingSource(const Instruction &instruction) const {
   switch (instruction.opcode) {
   case spv::OpExtInst: {
     // printf's result says whether each work-item's output was kept.
-    auto set = module_.extInstImports.find(instruction.idOperand(0));
-    return set != module_.extInstImports.end() && set->second == "OpenCL.std" &&
-           instruction.operands.at(1) == OpenCLLIB::Printf;
+    return openclStdNumber(instruction) == OpenCLLIB::Printf;
   }
   case spv::OpVariable: // per-lane private memory
     return true;

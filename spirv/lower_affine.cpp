@@ -340,11 +340,11 @@ uint32_t KernelLowering::pairOperands(const Instruction &instruction,
                                       const std::function<bool(uint32_t)> &isAffine) const {
   auto uniform = [&](uint32_t id) { return !uniformity_.isVarying(id); };
   if (instruction.opcode == spv::OpExtInst) {
-    auto set = module_.extInstImports.find(instruction.idOperand(0));
-    if (set == module_.extInstImports.end() || set->second != "OpenCL.std")
+    const auto number = openclStdNumber(instruction);
+    if (!number)
       return 0;
     size_t offset = 0;
-    switch (instruction.operands.at(1)) {
+    switch (*number) {
     case OpenCLLIB::Vloadn:
     case OpenCLLIB::Vload_half:
     case OpenCLLIB::Vload_halfn:

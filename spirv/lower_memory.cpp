@@ -526,12 +526,6 @@ void KernelLowering::findMemoryOrderValues() {
       }
       instruction.forEachIdOperand([&](uint32_t id) { users[id].push_back({&instruction, b}); });
     }
-  auto isOpenCLStd = [&](const Instruction &instruction) {
-    if (instruction.opcode != spv::OpExtInst)
-      return false;
-    auto set = module_.extInstImports.find(instruction.idOperand(0));
-    return set != module_.extInstImports.end() && set->second == "OpenCL.std";
-  };
   auto vectorOf = [&](uint32_t typeId) -> uint32_t {
     Scalar scalar;
     uint32_t components = 0;
@@ -577,20 +571,16 @@ void KernelLowering::findMemoryOrderValues() {
     case spv::OpExtInst:
       // The element functions (emitMath); not the mixed, geometric,
       // permutation and memory ones.
-      return isOpenCLStd(instruction) && openclStdFunction(instruction.operands.at(1));
+      return openclStdNumber(instruction) && openclStdFunction(*openclStdNumber(instruction));
     default:
       return false;
     }
   };
-  auto extNumber = [&](const Instruction &instruction) -> uint32_t {
-    return isOpenCLStd(instruction) ? instruction.operands.at(1) : ~uint32_t(0);
-  };
   auto isLoad = [&](const Instruction &instruction) {
     using namespace OpenCLLIB;
-    if (instruction.opcode == spv::OpLoad)
-      return pairAddressed(instruction);
-    const uint32_t number = extNumber(instruction);
-    return (number == Vloadn || number == Vload_halfn || number == Vloada_halfn) &&
+    const auto number = openclStdNumber(instruction);
+    return (instruction.opcode == spv::OpLoad ||
+            (number && (*number == Vloadn || *number == Vload_halfn || *number == Vloada_halfn))) &&
            pairAddressed(instruction);
   };
   // Whether `user` stores `id` (and only it) through an affine address.
@@ -598,7 +588,7 @@ void KernelLowering::findMemoryOrderValues() {
     using namespace OpenCLLIB;
     if (user.opcode == spv::OpStore)
       return user.idOperand(1) == id && user.idOperand(0) != id && pairAddressed(user);
-    switch (extNumber(user)) {
+    switch (openclStdNumber(user).value_or(~uint32_t(0))) {
     case Vstoren:
     case Vstore_halfn:
     case Vstore_halfn_r:
@@ -611,11 +601,16 @@ void KernelLowering::findMemoryOrderValues() {
     }
   };
 
-  std::unordered_set<uint32_t> candidates;
-  for (const auto &[id, instruction] : defs)
-    if (vectorOf(instruction->resultType) > 1 && uniformity_.isVarying(id) && !dead_.count(id) &&
-        !promoted_.count(id) && (isLoad(*instruction) || laneWise(*instruction)))
+  std::unordered_set<uint32_t> candidates, loads;
+  for (const auto &[id, instruction] : defs) {
+    if (vectorOf(instruction->resultType) <= 1 || !uniformity_.isVarying(id) || dead_.count(id) ||
+        promoted_.count(id))
+      continue;
+    if (isLoad(*instruction))
+      loads.insert(id);
+    if (loads.count(id) || laneWise(*instruction))
       candidates.insert(id);
+  }
   // Out go the values with an operand or a use that is neither: until none
   // goes.
   for (bool changed = true; changed;) {
@@ -625,7 +620,7 @@ void KernelLowering::findMemoryOrderValues() {
       const Instruction &definition = *defs.at(id);
       const uint32_t components = vectorOf(definition.resultType);
       bool keep = true;
-      if (!isLoad(definition)) {
+      if (!loads.count(id)) {
         bool first = true;
         definition.forEachIdOperand([&](uint32_t operand) {
           if (std::exchange(first, false) && definition.opcode == spv::OpExtInst)

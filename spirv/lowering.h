@@ -622,6 +622,15 @@ private:
                         const std::function<bool(uint32_t)> &isAffine) const;
   uint32_t affineVectorAddress(uint32_t pointerId, uint32_t indexId, uint64_t stride,
                                const Instruction &user);
+  // The instruction's number when it is an OpExtInst of OpenCL.std.
+  std::optional<uint32_t> openclStdNumber(const Instruction &instruction) const {
+    if (instruction.opcode != spv::OpExtInst)
+      return std::nullopt;
+    auto set = module_.extInstImports.find(instruction.idOperand(0));
+    if (set == module_.extInstImports.end() || set->second != "OpenCL.std")
+      return std::nullopt;
+    return instruction.operands.at(1);
+  }
   bool pairAddressed(const Instruction &instruction) const {
     return !affinePairs_.empty() &&
            pairOperands(instruction, [&](uint32_t id) { return affinePairs_.count(id) != 0; });
