@@ -276,7 +276,7 @@ template <std::uint32_t Bytes> struct Select {
             rc[l] = cc[CV ? l : 0] ? ac[AV ? l : 0] : bc[BV ? l : 0];
         } else {
           const std::uint8_t *m = s.active;
-          for (std::uint32_t l = 0; l < n; ++l) {
+          for (std::uint32_t l = s.begin; l < n; ++l) {
             const T value = cc[CV ? l : 0] ? ac[AV ? l : 0] : bc[BV ? l : 0];
             rc[l] = blend(m[l], value, rc[l]);
           }

@@ -61,6 +61,10 @@ struct ExecutionState {
   // `if (lid < k)` runs k lanes, not the warp.
   std::uint32_t span = 0;
   bool dense = false;
+  // Every active lane is at or above `begin`, a multiple of 16 (0 when
+  // dense): the masked loops start there. The lanes still in a divergent
+  // loop are often a run in the middle of the warp.
+  std::uint32_t begin = 0;
   std::uint32_t width = 0;        // lanes a varying register holds
   std::uint32_t laneCount = 0;    // lanes present in this warp (<= width)
   // Lanes per row of the work-group in this warp, for affine values
@@ -153,7 +157,7 @@ template <typename F> inline void forActiveLanes(const ExecutionState &s, F &&f)
     for (std::uint32_t lane = 0; lane < s.span; ++lane)
       f(lane);
   } else {
-    for (std::uint32_t lane = 0; lane < s.span; ++lane)
+    for (std::uint32_t lane = s.begin; lane < s.span; ++lane)
       if (s.active[lane])
         f(lane);
   }
@@ -214,7 +218,7 @@ inline void elementwise(const ExecutionState &s, R *r, const A *a, std::uint32_t
           rc[l] = f(ac[AV ? l : 0]);
       } else {
         const std::uint8_t *m = s.active;
-        for (std::uint32_t l = 0; l < n; ++l)
+        for (std::uint32_t l = s.begin; l < n; ++l)
           rc[l] = blend(m[l], R(f(ac[AV ? l : 0])), rc[l]);
       }
     }
@@ -238,7 +242,7 @@ inline void elementwise(const ExecutionState &s, R *r, const A *a, const B *b,
           rc[l] = f(ac[AV ? l : 0], bc[BV ? l : 0]);
       } else {
         const std::uint8_t *m = s.active;
-        for (std::uint32_t l = 0; l < n; ++l)
+        for (std::uint32_t l = s.begin; l < n; ++l)
           rc[l] = blend(m[l], R(f(ac[AV ? l : 0], bc[BV ? l : 0])), rc[l]);
       }
     }
@@ -264,7 +268,7 @@ inline void elementwise(const ExecutionState &s, R *r, const A *a, const B *b, c
           rc[l] = f(ac[AV ? l : 0], bc[BV ? l : 0], cc[CV ? l : 0]);
       } else {
         const std::uint8_t *m = s.active;
-        for (std::uint32_t l = 0; l < n; ++l)
+        for (std::uint32_t l = s.begin; l < n; ++l)
           rc[l] = blend(m[l], R(f(ac[AV ? l : 0], bc[BV ? l : 0], cc[CV ? l : 0])), rc[l]);
       }
     }

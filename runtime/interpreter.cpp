@@ -25,13 +25,13 @@ void copyElements(const RegisterCopy &copy, const ExecutionState &s, const std::
   const T *from = s.reg<T>(copy.from);
   T *to = s.reg<T>(copy.to);
   // Under a mask, the lanes it names are among the block's active lanes,
-  // all below the span.
-  const std::uint32_t w = s.width, n = mask ? s.span : s.laneCount;
+  // all in [begin, span).
+  const std::uint32_t w = s.width, n = mask ? s.span : s.laneCount, first = mask ? s.begin : 0;
   for (std::uint32_t c = 0; c < copy.components; ++c) {
     if (!copy.toVarying) {
       // A uniform destination: the value is the same in every lane that
       // takes this edge.
-      std::uint32_t lane = 0;
+      std::uint32_t lane = first;
       if (copy.fromVarying && mask)
         while (lane < n && !mask[lane])
           ++lane;
@@ -43,14 +43,14 @@ void copyElements(const RegisterCopy &copy, const ExecutionState &s, const std::
     if (copy.fromVarying) {
       const T *fc = from + c * w;
       if (mask)
-        for (std::uint32_t l = 0; l < n; ++l)
+        for (std::uint32_t l = first; l < n; ++l)
           tc[l] = blend(mask[l], fc[l], tc[l]);
       else
         std::copy(fc, fc + n, tc);
     } else {
       const T value = from[c];
       if (mask)
-        for (std::uint32_t l = 0; l < n; ++l)
+        for (std::uint32_t l = first; l < n; ++l)
           tc[l] = blend(mask[l], value, tc[l]);
       else
         std::fill(tc, tc + n, value);
@@ -381,6 +381,7 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
       s.fullMask = full;
       s.span = n;
       s.dense = full;
+      s.begin = 0;
       if (!full) {
         expand(lanes.data(), n, s.active);
         // Dense: the lanes are [0, span), every word below the last one
@@ -395,6 +396,12 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
         for (std::uint32_t k = 0; k < last; ++k)
           dense &= lanes[k] == ~std::uint64_t(0);
         s.dense = dense;
+        if (!dense) {
+          std::uint32_t k = 0;
+          while (lanes[k] == 0)
+            ++k;
+          s.begin = (k * 64 + static_cast<std::uint32_t>(std::countr_zero(lanes[k]))) / 16 * 16;
+        }
       }
     }
     const std::uint8_t *activeMask = full ? nullptr : s.active;
