@@ -502,19 +502,19 @@ runtime::KernelCode KernelLowering::run() {
         code_.blocks[piece].phiCopies.push_back(
             {shadow->second, undefShadow_.at(phi.result), 1, 1, true, true});
     }
-    for (const Instruction &original : block.instructions) {
+    auto lowerInBlock = [&](const Instruction &original) {
       Instruction instruction = original;
       current_ = &instruction;
       if (instruction.opcode == spv::OpPhi || isBlockTerminator(instruction.opcode) ||
           isDead(original))
-        continue;
+        return;
       if (instruction.opcode == spv::OpControlBarrier) {
         const auto scope = module_.constantValue(instruction.idOperand(0));
         if (!scope)
           fail(instruction, "the execution scope must be a constant");
         emitFence(instruction, 1, 2);
         if (!endsPiece(instruction))
-          continue; // the lanes the barrier waits for run in lockstep
+          return; // the lanes the barrier waits for run in lockstep
         runtime::Block &ending = code_.blocks[piece];
         ending.instructionCount =
             static_cast<uint32_t>(code_.instructions.size()) - ending.firstInstruction;
@@ -537,7 +537,7 @@ runtime::KernelCode KernelLowering::run() {
         ++piece;
         code_.blocks[piece].firstInstruction = static_cast<uint32_t>(code_.instructions.size());
         code_.blocks[piece].sourceLabel = block.label;
-        continue;
+        return;
       }
       const bool local = localUses_.count(instruction.result) != 0;
       const bool pairOnly =
@@ -558,6 +558,13 @@ runtime::KernelCode KernelLowering::run() {
             release(value->second);
         }
       });
+    };
+    for (const Instruction &instruction : block.instructions) {
+      if (sunk_.count(&instruction))
+        continue;
+      lowerInBlock(instruction);
+      if (auto sunk = sinkAfter_.find(&instruction); sunk != sinkAfter_.end())
+        lowerInBlock(*sunk->second); // findCoalescedPhis
     }
     current_ = &block.terminator();
     if (const Instruction &t = block.terminator();

@@ -104,4 +104,175 @@ runtime::Terminator KernelLowering::lowerTerminator(const Block &block, uint32_t
   return terminator;
 }
 
+namespace {
+
+// Lane-wise arithmetic: each element read before it is written, so that
+// the result may take an operand's register.
+bool laneWiseArithmetic(spv::Op op) {
+  switch (op) {
+  case spv::OpIAdd:
+  case spv::OpISub:
+  case spv::OpIMul:
+  case spv::OpFAdd:
+  case spv::OpFSub:
+  case spv::OpFMul:
+  case spv::OpBitwiseAnd:
+  case spv::OpBitwiseOr:
+  case spv::OpBitwiseXor:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+void KernelLowering::findCoalescedPhis() {
+  if (checks_)
+    return;
+  const uint32_t n = cfg_->size();
+  // Where each id is read and defined: (block, position), instruction i of
+  // the block at position 2i and a value sunk after it at 2i + 1; a phi's
+  // operand is read at the end of the edge's source block.
+  constexpr uint32_t atEnd = ~uint32_t(0);
+  std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> reads;
+  std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> definedAt;
+  for (uint32_t b = 0; b < n; ++b) {
+    const auto &instructions = cfg_->order()[b]->instructions;
+    for (uint32_t i = 0; i < instructions.size(); ++i) {
+      const Instruction &instruction = instructions[i];
+      if (instruction.result)
+        definedAt[instruction.result] = {b, 2 * i};
+      if (instruction.opcode == spv::OpPhi) {
+        for (size_t k = 0; k + 1 < instruction.operands.size(); k += 2) {
+          const int from = cfg_->number(instruction.operands[k + 1]);
+          if (from >= 0)
+            reads[instruction.operands[k]].push_back({uint32_t(from), atEnd});
+        }
+        continue;
+      }
+      instruction.forEachIdOperand([&](uint32_t id) { reads[id].push_back({b, 2 * i}); });
+    }
+  }
+  // Arithmetic whose handler reads each element before it writes it.
+  auto laneWise = [&](const Instruction &instruction) {
+    if (laneWiseArithmetic(instruction.opcode))
+      return true;
+    const auto number = openclStdNumber(instruction);
+    return number && (*number == OpenCLLIB::Mad || *number == OpenCLLIB::Fma);
+  };
+  // Pure arithmetic, which may be lowered later in its block.
+  auto movable = [&](const Instruction &instruction) {
+    return laneWise(instruction) || instruction.opcode == spv::OpFDiv ||
+           instruction.opcode == spv::OpFNegate || instruction.opcode == spv::OpSNegate;
+  };
+  std::unordered_map<uint32_t, uint32_t> phiValue; // coalesced_ reversed
+  std::vector<bool> hasSunk(n, false);             // one sunk value a block
+  for (uint32_t h = 0; h < n; ++h) {
+    const Block &header = *cfg_->order()[h];
+    if (needsStaging(header))
+      continue;
+    std::unordered_map<uint32_t, uint32_t> incoming; // value -> phis it feeds
+    for (const Instruction &phi : header.instructions) {
+      if (phi.opcode != spv::OpPhi)
+        break;
+      for (size_t k = 0; k < phi.operands.size(); k += 2)
+        ++incoming[phi.operands[k]];
+    }
+    for (const Instruction &phi : header.instructions) {
+      if (phi.opcode != spv::OpPhi)
+        break;
+      const uint32_t p = phi.result;
+      if (!uniformity_.isVarying(p) || affinePairs_.count(p))
+        continue;
+      for (size_t k = 0; k + 1 < phi.operands.size(); k += 2) {
+        const uint32_t v = phi.operands[k];
+        const int edge = cfg_->number(phi.operands[k + 1]);
+        auto defined = definedAt.find(v);
+        // Back edges only (a loop of one block too): the phi's register
+        // exists before the value's.
+        if (edge < 0 || uint32_t(edge) < h || defined == definedAt.end() ||
+            defined->second.first != uint32_t(edge) || incoming[v] != 1 || coalesced_.count(v) ||
+            !uniformity_.isVarying(v) || affinePairs_.count(v) || promoted_.count(v) ||
+            localUses_.count(v) || dead_.count(v))
+          continue;
+        const uint32_t b = uint32_t(edge), at = defined->second.second;
+        const auto &instructions = cfg_->order()[b]->instructions;
+        const Instruction &definition = instructions[at / 2];
+        if (definition.opcode == spv::OpPhi || definition.opcode == spv::OpVariable ||
+            boundWhenLowered(definition) || definition.resultType != phi.resultType)
+          continue;
+        Scalar scalar;
+        uint32_t components;
+        if (!scalarForm(phi.resultType, scalar, components))
+          continue;
+        bool readsP = false;
+        definition.forEachIdOperand([&](uint32_t id) { readsP |= id == p; });
+        if (readsP && !laneWise(definition))
+          continue;
+        // The blocks a work-item reaches from B before it is back at H.
+        std::vector<bool> after(n, false);
+        std::vector<uint32_t> work(cfg_->successors(b).begin(), cfg_->successors(b).end());
+        while (!work.empty()) {
+          const uint32_t x = work.back();
+          work.pop_back();
+          if (x == h || after[x])
+            continue;
+          after[x] = true;
+          for (uint32_t y : cfg_->successors(x))
+            work.push_back(y);
+        }
+        // Reads of P after V: elsewhere, or in B up to `lastInB`.
+        bool readElsewhere = false;
+        uint32_t lastInB = 0;
+        for (const auto &[block, position] : reads[p]) {
+          if (after[block] || (block == b && position == atEnd))
+            readElsewhere = true;
+          else if (block == b && position > at)
+            lastInB = std::max(lastInB, position);
+        }
+        if (readElsewhere)
+          continue;
+        if (!lastInB) {
+          coalesced_.emplace(v, p);
+          phiValue.emplace(p, v);
+          continue;
+        }
+        // Lowered after the last read of P, then: when it is pure
+        // arithmetic, nothing reads it before, and the reads it makes
+        // cross no other coalesced value's definition.
+        if (hasSunk[b] || lastInB % 2 || !movable(definition) ||
+            isBlockTerminator(instructions[lastInB / 2].opcode) ||
+            instructions[lastInB / 2].opcode == spv::OpLoopMerge ||
+            instructions[lastInB / 2].opcode == spv::OpSelectionMerge)
+          continue;
+        const uint32_t to = lastInB + 1;
+        bool blocked = false;
+        for (const auto &[block, position] : reads[v])
+          blocked |= block == b && position > at && position < to;
+        definition.forEachIdOperand([&](uint32_t id) {
+          auto other = phiValue.find(id);
+          if (other == phiValue.end())
+            return;
+          const auto [block, position] = definedAt.at(other->second);
+          blocked |= block == b && position > at && position < to;
+        });
+        if (blocked)
+          continue;
+        definition.forEachIdOperand([&](uint32_t id) {
+          for (auto &[block, position] : reads[id])
+            if (block == b && position == at)
+              position = to;
+        });
+        defined->second.second = to;
+        hasSunk[b] = true;
+        sunk_.insert(&definition);
+        sinkAfter_.emplace(&instructions[lastInB / 2], &definition);
+        coalesced_.emplace(v, p);
+        phiValue.emplace(p, v);
+      }
+    }
+  }
+}
+
 } // namespace lanewise::spirv::lowering

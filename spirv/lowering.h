@@ -816,114 +816,17 @@ private:
   // nor in any block a work-item reaches from B before it is back at P's
   // block), takes P's register. Handlers write only the active lanes, so
   // a work-item that is not in B keeps its P. V's own instruction may read
-  // P only if it is lane-wise arithmetic, which reads each element before
-  // it writes it. Not under checks, nor where the phis need staging.
-  void findCoalescedPhis() {
-    if (checks_)
-      return;
-    const uint32_t n = cfg_->size();
-    // Where each id is read: (block, instruction index); a phi's operand
-    // is read at the end of the edge's source block.
-    constexpr uint32_t atEnd = ~uint32_t(0);
-    std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> reads;
-    std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> definedAt;
-    for (uint32_t b = 0; b < n; ++b) {
-      const auto &instructions = cfg_->order()[b]->instructions;
-      for (uint32_t i = 0; i < instructions.size(); ++i) {
-        const Instruction &instruction = instructions[i];
-        if (instruction.result)
-          definedAt[instruction.result] = {b, i};
-        if (instruction.opcode == spv::OpPhi) {
-          for (size_t k = 0; k + 1 < instruction.operands.size(); k += 2) {
-            const int from = cfg_->number(instruction.operands[k + 1]);
-            if (from >= 0)
-              reads[instruction.operands[k]].push_back({uint32_t(from), atEnd});
-          }
-          continue;
-        }
-        instruction.forEachIdOperand([&](uint32_t id) { reads[id].push_back({b, i}); });
-      }
-    }
-    auto laneWise = [](spv::Op op) {
-      switch (op) {
-      case spv::OpIAdd:
-      case spv::OpISub:
-      case spv::OpIMul:
-      case spv::OpFAdd:
-      case spv::OpFSub:
-      case spv::OpFMul:
-      case spv::OpBitwiseAnd:
-      case spv::OpBitwiseOr:
-      case spv::OpBitwiseXor:
-        return true;
-      default:
-        return false;
-      }
-    };
-    for (uint32_t h = 0; h < n; ++h) {
-      const Block &header = *cfg_->order()[h];
-      if (needsStaging(header))
-        continue;
-      std::unordered_map<uint32_t, uint32_t> incoming; // value -> phis it feeds
-      for (const Instruction &phi : header.instructions) {
-        if (phi.opcode != spv::OpPhi)
-          break;
-        for (size_t k = 0; k < phi.operands.size(); k += 2)
-          ++incoming[phi.operands[k]];
-      }
-      for (const Instruction &phi : header.instructions) {
-        if (phi.opcode != spv::OpPhi)
-          break;
-        const uint32_t p = phi.result;
-        if (!uniformity_.isVarying(p) || affinePairs_.count(p))
-          continue;
-        for (size_t k = 0; k + 1 < phi.operands.size(); k += 2) {
-          const uint32_t v = phi.operands[k];
-          const int edge = cfg_->number(phi.operands[k + 1]);
-          auto defined = definedAt.find(v);
-          // Back edges only (a loop of one block too): the phi's register
-          // exists before the value's.
-          if (edge < 0 || uint32_t(edge) < h || defined == definedAt.end() ||
-              defined->second.first != uint32_t(edge) || incoming[v] != 1 || coalesced_.count(v) ||
-              !uniformity_.isVarying(v) || affinePairs_.count(v) || promoted_.count(v) ||
-              localUses_.count(v) || dead_.count(v))
-            continue;
-          const uint32_t b = uint32_t(edge);
-          const Instruction &definition = cfg_->order()[b]->instructions[defined->second.second];
-          if (definition.opcode == spv::OpPhi || definition.opcode == spv::OpVariable ||
-              boundWhenLowered(definition) || definition.resultType != phi.resultType)
-            continue;
-          Scalar scalar;
-          uint32_t components;
-          if (!scalarForm(phi.resultType, scalar, components))
-            continue;
-          bool readsP = false;
-          definition.forEachIdOperand([&](uint32_t id) { readsP |= id == p; });
-          if (readsP && !laneWise(definition.opcode))
-            continue;
-          // The blocks a work-item reaches from B before it is back at H.
-          std::vector<bool> after(n, false);
-          std::vector<uint32_t> work(cfg_->successors(b).begin(), cfg_->successors(b).end());
-          while (!work.empty()) {
-            const uint32_t x = work.back();
-            work.pop_back();
-            if (x == h || after[x])
-              continue;
-            after[x] = true;
-            for (uint32_t y : cfg_->successors(x))
-              work.push_back(y);
-          }
-          bool readLater = false;
-          for (const auto &[block, index] : reads[p])
-            readLater |= after[block] || (block == b && index != defined->second.second &&
-                                          (index == atEnd || index > defined->second.second));
-          if (!readLater)
-            coalesced_.emplace(v, p);
-        }
-      }
-    }
-  }
+  // P only if it is lane-wise arithmetic (mad and fma among it), which
+  // reads each element before it writes it. When the only later reads of P are in B and V's
+  // instruction is pure arithmetic that nothing reads before them, V is
+  // lowered after the last of them (sunk_). Not under checks, nor where the
+  // phis need staging (lower_control.cpp).
+  void findCoalescedPhis();
   std::unordered_map<uint32_t, uint32_t> coalesced_; // value -> the phi whose register it takes
+  // Instructions lowered later than their place in the block: each lowered
+  // right after the instruction that maps to it.
+  std::unordered_set<const Instruction *> sunk_;
+  std::unordered_map<const Instruction *, const Instruction *> sinkAfter_;
 
   // Vectors kept in memory order between their loads and stores
   // (lower_memory.cpp).

@@ -2,6 +2,9 @@
 #include "harness.h"
 
 #include <array>
+#include <cmath>
+#include <cstring>
+#include <string>
 
 namespace lanewise::test {
 namespace {
@@ -70,6 +73,85 @@ TEST_F(Basics, ValuesCarriedRoundALoop) {
         ASSERT_EQ(uint32_t(vo[8 * i + e]), v[e]) << variant << " v." << e << " at " << i;
         ASSERT_EQ(uint32_t(vo[8 * i + 4 + e]), w[e]) << variant << " w." << e << " at " << i;
       }
+    }
+  }
+}
+
+// Loops of cl/carried_values.spvasm, whose instruction orders decide which
+// carried values take their phi's register and which are lowered after the
+// phi's last read (findCoalescedPhis). Each runs in work-groups of 100
+// (warps with lanes missing), of one work-item, and without a local size.
+class CarriedValues : public KernelTest {
+protected:
+  static constexpr size_t n = 3000;
+  std::vector<cl_uint> runAll(const char *name, size_t perItem, const std::vector<size_t> &local,
+                              const std::vector<size_t> &offset) {
+    cl_mem out = buffer<cl_uint>(perItem * (n + (offset.empty() ? 0 : offset[0])));
+    cl_kernel k = kernel("carried_values", name);
+    setArgs(k, out);
+    run(k, {n}, local, offset);
+    return read<cl_uint>(out, perItem * (n + (offset.empty() ? 0 : offset[0])));
+  }
+  static const std::vector<std::pair<std::vector<size_t>, std::vector<size_t>>> &launches() {
+    static const std::vector<std::pair<std::vector<size_t>, std::vector<size_t>>> all = {
+        {{100}, {}}, {{1}, {}}, {{}, {}}, {{128}, {37}}};
+    return all;
+  }
+};
+
+TEST_F(CarriedValues, IntegersAndAFloat) {
+  for (const char *name : {"sink_ab", "sink_ba", "read_between"}) {
+    const bool between = std::string(name) == "read_between";
+    for (const auto &[local, offset] : launches()) {
+      const std::vector<cl_uint> out = runAll(name, 4, local, offset);
+      const size_t first = offset.empty() ? 0 : offset[0];
+      for (size_t g = first; g < first + n; ++g) {
+        // The kernel's loop on the host, wrapping as the device's does.
+        const uint32_t i = uint32_t(g), trips = i % 7 + 1;
+        uint32_t a = i, b = 1, c = 0, k = 0;
+        float x = float(i);
+        while (a * a <= 5000) {
+          const uint32_t a2 = a + b;
+          const uint32_t t = between ? a2 * a : a * 3;
+          const uint32_t b2 = b - k;
+          c = c + t + uint32_t(x * 0.5f);
+          a = a2;
+          b = b2;
+          x = x + 1.5f;
+          if (!(++k < trips))
+            break;
+        }
+        float got;
+        std::memcpy(&got, &out[4 * g + 3], sizeof got);
+        ASSERT_EQ(out[4 * g], a) << name << " a at " << g << " local " << local.size();
+        ASSERT_EQ(out[4 * g + 1], b) << name << " b at " << g;
+        ASSERT_EQ(out[4 * g + 2], c) << name << " c at " << g;
+        ASSERT_EQ(got, x) << name << " x at " << g;
+      }
+    }
+  }
+}
+
+TEST_F(CarriedValues, DivergentEscapeLoop) {
+  for (const auto &[local, offset] : launches()) {
+    const std::vector<cl_uint> out = runAll("mandel", 2, local, offset);
+    const size_t first = offset.empty() ? 0 : offset[0];
+    for (size_t g = first; g < first + n; ++g) {
+      const uint32_t i = uint32_t(g);
+      const float cr = float(i % 61) * 0.05f - 2.0f, ci = float(i / 61) * 0.05f - 1.0f;
+      float zr = 0.0f, zi = 0.0f;
+      uint32_t it = 0;
+      while (!(zr * zr + zi * zi > 4.0f)) {
+        const float next = cr + (zr * zr - zi * zi);
+        zi = std::fma(zr * 2.0f, zi, ci);
+        zr = next;
+        if (!(++it < 64))
+          break;
+      }
+      float got;
+      std::memcpy(&got, &out[2 * g + 1], sizeof got);
+      ASSERT_EQ(out[2 * g], it) << "at " << g << " local " << local.size();
+      ASSERT_EQ(got, zr) << "at " << g;
     }
   }
 }
