@@ -271,8 +271,8 @@ template <std::uint32_t Bytes> struct Select {
       } else {
         T *rc = r + c * w;
         // Two loops, so that each is a blend the compiler vectorises.
-        if (s.dense) {
-          for (std::uint32_t l = 0; l < n; ++l)
+        if (s.contiguous) {
+          for (std::uint32_t l = s.begin; l < n; ++l)
             rc[l] = cc[CV ? l : 0] ? ac[AV ? l : 0] : bc[BV ? l : 0];
         } else {
           const std::uint8_t *m = s.active;

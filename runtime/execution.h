@@ -61,10 +61,13 @@ struct ExecutionState {
   // `if (lid < k)` runs k lanes, not the warp.
   std::uint32_t span = 0;
   bool dense = false;
-  // Every active lane is at or above `begin`, a multiple of 16 (0 when
-  // dense): the masked loops start there. The lanes still in a divergent
-  // loop are often a run in the middle of the warp.
+  // Every active lane is at or above `begin` (0 when dense): the loops
+  // start there. When `contiguous`, the active lanes are exactly [begin,
+  // span) and the loops need no mask; else `begin` is a multiple of 16. The
+  // lanes still in a divergent loop are often a run in the middle of the
+  // warp.
   std::uint32_t begin = 0;
+  bool contiguous = false;
   std::uint32_t width = 0;        // lanes a varying register holds
   std::uint32_t laneCount = 0;    // lanes present in this warp (<= width)
   // Lanes per row of the work-group in this warp, for affine values
@@ -153,8 +156,8 @@ inline std::uint32_t firstActiveLane(const ExecutionState &s) {
 
 // Calls f(lane) for every active lane, in lane order.
 template <typename F> inline void forActiveLanes(const ExecutionState &s, F &&f) {
-  if (s.dense) {
-    for (std::uint32_t lane = 0; lane < s.span; ++lane)
+  if (s.contiguous) {
+    for (std::uint32_t lane = s.begin; lane < s.span; ++lane)
       f(lane);
   } else {
     for (std::uint32_t lane = s.begin; lane < s.span; ++lane)
@@ -213,8 +216,8 @@ inline void elementwise(const ExecutionState &s, R *r, const A *a, std::uint32_t
     for (std::uint32_t c = 0; c < components; ++c) {
       R *rc = r + c * w;
       const A *ac = a + (AV ? c * w : c);
-      if (s.dense) {
-        for (std::uint32_t l = 0; l < n; ++l)
+      if (s.contiguous) {
+        for (std::uint32_t l = s.begin; l < n; ++l)
           rc[l] = f(ac[AV ? l : 0]);
       } else {
         const std::uint8_t *m = s.active;
@@ -237,8 +240,8 @@ inline void elementwise(const ExecutionState &s, R *r, const A *a, const B *b,
       R *rc = r + c * w;
       const A *ac = a + (AV ? c * w : c);
       const B *bc = b + (BV ? c * w : c);
-      if (s.dense) {
-        for (std::uint32_t l = 0; l < n; ++l)
+      if (s.contiguous) {
+        for (std::uint32_t l = s.begin; l < n; ++l)
           rc[l] = f(ac[AV ? l : 0], bc[BV ? l : 0]);
       } else {
         const std::uint8_t *m = s.active;
@@ -263,8 +266,8 @@ inline void elementwise(const ExecutionState &s, R *r, const A *a, const B *b, c
       const A *ac = a + (AV ? c * w : c);
       const B *bc = b + (BV ? c * w : c);
       const C *cc = c3 + (CV ? c * w : c);
-      if (s.dense) {
-        for (std::uint32_t l = 0; l < n; ++l)
+      if (s.contiguous) {
+        for (std::uint32_t l = s.begin; l < n; ++l)
           rc[l] = f(ac[AV ? l : 0], bc[BV ? l : 0], cc[CV ? l : 0]);
       } else {
         const std::uint8_t *m = s.active;

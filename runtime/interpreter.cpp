@@ -382,6 +382,7 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
       s.span = n;
       s.dense = full;
       s.begin = 0;
+      s.contiguous = full;
       if (!full) {
         expand(lanes.data(), n, s.active);
         // Dense: the lanes are [0, span), every word below the last one
@@ -396,11 +397,17 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
         for (std::uint32_t k = 0; k < last; ++k)
           dense &= lanes[k] == ~std::uint64_t(0);
         s.dense = dense;
+        s.contiguous = dense;
         if (!dense) {
-          std::uint32_t k = 0;
+          std::uint32_t k = 0, count = 0;
           while (lanes[k] == 0)
             ++k;
-          s.begin = (k * 64 + static_cast<std::uint32_t>(std::countr_zero(lanes[k]))) / 16 * 16;
+          const std::uint32_t first =
+              k * 64 + static_cast<std::uint32_t>(std::countr_zero(lanes[k]));
+          for (; k <= last; ++k)
+            count += static_cast<std::uint32_t>(std::popcount(lanes[k]));
+          s.contiguous = count == s.span - first;
+          s.begin = s.contiguous ? first : first / 16 * 16;
         }
       }
     }
