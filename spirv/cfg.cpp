@@ -5,6 +5,21 @@
 
 namespace lanewise::spirv {
 
+std::vector<bool> ControlFlowGraph::reachedBefore(uint32_t block, uint32_t stop) const {
+  std::vector<bool> reached(size(), false);
+  std::vector<uint32_t> work(successors(block).begin(), successors(block).end());
+  while (!work.empty()) {
+    const uint32_t x = work.back();
+    work.pop_back();
+    if (x == stop || reached[x])
+      continue;
+    reached[x] = true;
+    for (uint32_t y : successors(x))
+      work.push_back(y);
+  }
+  return reached;
+}
+
 std::vector<uint32_t> successorLabels(const Block &block) {
   const Instruction &t = block.terminator();
   switch (t.opcode) {

@@ -29,6 +29,9 @@ public:
   uint32_t immediatePostDominator(uint32_t block) const { return postDominator_[block]; }
   // The blocks of the natural loop of each back edge's header, by header.
   const std::unordered_map<uint32_t, std::vector<uint32_t>> &loops() const { return loops_; }
+  // The blocks a path from `block`'s successors reaches before it reaches
+  // `stop` (which is not among them; size() for none), by number.
+  std::vector<bool> reachedBefore(uint32_t block, uint32_t stop) const;
 
 private:
   std::vector<const Block *> order_;

@@ -211,17 +211,7 @@ void KernelLowering::findCoalescedPhis() {
         if (readsP && !laneWise(definition))
           continue;
         // The blocks a work-item reaches from B before it is back at H.
-        std::vector<bool> after(n, false);
-        std::vector<uint32_t> work(cfg_->successors(b).begin(), cfg_->successors(b).end());
-        while (!work.empty()) {
-          const uint32_t x = work.back();
-          work.pop_back();
-          if (x == h || after[x])
-            continue;
-          after[x] = true;
-          for (uint32_t y : cfg_->successors(x))
-            work.push_back(y);
-        }
+        const std::vector<bool> after = cfg_->reachedBefore(b, h);
         // Reads of P after V: elsewhere, or in B up to `lastInB`.
         bool readElsewhere = false;
         uint32_t lastInB = 0;

@@ -47,17 +47,7 @@ UniformityInfo analyseUniformity(const Function &function, const ControlFlowGrap
       info.divergentBranches.insert(b);
       changed = true;
       const uint32_t stop = cfg.immediatePostDominator(b);
-      std::vector<bool> inRegion(n, false);
-      std::vector<uint32_t> work(cfg.successors(b).begin(), cfg.successors(b).end());
-      while (!work.empty()) {
-        const uint32_t x = work.back();
-        work.pop_back();
-        if (x == stop || inRegion[x])
-          continue;
-        inRegion[x] = true;
-        for (uint32_t s : cfg.successors(x))
-          work.push_back(s);
-      }
+      const std::vector<bool> inRegion = cfg.reachedBefore(b, stop);
       for (uint32_t x = 0; x < n; ++x)
         if ((inRegion[x] || x == stop) && cfg.predecessors(x).size() > 1)
           joinIsDivergent[x] = true;
