@@ -385,30 +385,22 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
       s.contiguous = full;
       if (!full) {
         expand(lanes.data(), n, s.active);
-        // Dense: the lanes are [0, span), every word below the last one
-        // whole and the last one's bits the low ones.
-        std::uint32_t last = 0;
-        for (std::uint32_t k = 1; k < words; ++k)
-          if (lanes[k])
-            last = k;
-        const std::uint64_t top = lanes[last];
-        s.span = last * 64 + 64 - static_cast<std::uint32_t>(std::countl_zero(top));
-        bool dense = (top & (top + 1)) == 0;
-        for (std::uint32_t k = 0; k < last; ++k)
-          dense &= lanes[k] == ~std::uint64_t(0);
-        s.dense = dense;
-        s.contiguous = dense;
-        if (!dense) {
-          std::uint32_t k = 0, count = 0;
-          while (lanes[k] == 0)
-            ++k;
-          const std::uint32_t first =
-              k * 64 + static_cast<std::uint32_t>(std::countr_zero(lanes[k]));
-          for (; k <= last; ++k)
-            count += static_cast<std::uint32_t>(std::popcount(lanes[k]));
-          s.contiguous = count == s.span - first;
-          s.begin = s.contiguous ? first : first / 16 * 16;
+        // One pass over the words: the first and last active lanes and
+        // how many there are. The lanes are one run when they fill the
+        // lanes between those two, and dense when that run starts at 0.
+        std::uint32_t first = n, last = 0, count = 0;
+        for (std::uint32_t k = 0; k < words; ++k) {
+          if (!lanes[k])
+            continue;
+          if (first == n)
+            first = k * 64 + static_cast<std::uint32_t>(std::countr_zero(lanes[k]));
+          last = k;
+          count += static_cast<std::uint32_t>(std::popcount(lanes[k]));
         }
+        s.span = last * 64 + 64 - static_cast<std::uint32_t>(std::countl_zero(lanes[last]));
+        s.contiguous = first < n && count == s.span - first;
+        s.dense = s.contiguous && first == 0;
+        s.begin = s.contiguous ? first : first / 16 * 16;
       }
     }
     const std::uint8_t *activeMask = full ? nullptr : s.active;
