@@ -72,26 +72,34 @@ inline std::uint32_t transposeBlocks(BitsT<Bytes> *r, std::byte *base, std::uint
       return 0;
     if (laneBytes == 0)
       laneBytes = std::int64_t(components) * Bytes;
+    // Pointers stepped from block to block: no multiplication per lane.
+    std::int64_t laneOffset[S];
+    for (std::uint32_t k = 0; k < S; ++k)
+      laneOffset[k] = std::int64_t(k) * laneBytes;
+    const std::int64_t blockBytes = std::int64_t(S) * laneBytes;
+    std::byte *memory = base;
+    BitsT<Bytes> *registers = r;
     std::uint32_t first = 0;
     __m128i v[S];
-    for (; first + S <= lanes; first += S)
+    for (; first + S <= lanes; first += S, memory += blockBytes, registers += S)
       for (std::uint32_t j = 0; j < components; j += S) {
         // Lane first + k's components j .. j + S - 1, and component j + k's lanes.
-        auto memory = [&](std::uint32_t k) {
-          return reinterpret_cast<__m128i *>(base + std::int64_t(first + k) * laneBytes +
-                                             std::int64_t(j) * Bytes);
+        std::byte *vectors = memory + std::size_t(j) * Bytes;
+        BitsT<Bytes> *rows = registers + std::size_t(j) * w;
+        auto inMemory = [&](std::uint32_t k) {
+          return reinterpret_cast<__m128i *>(vectors + laneOffset[k]);
         };
-        auto row = [&](std::uint32_t k) {
-          return reinterpret_cast<__m128i *>(r + std::size_t(j + k) * w + first);
+        auto inRegister = [&](std::uint32_t k) {
+          return reinterpret_cast<__m128i *>(rows + std::size_t(k) * w);
         };
         for (std::uint32_t k = 0; k < S; ++k)
-          v[k] = _mm_loadu_si128(Store ? row(k) : memory(k));
+          v[k] = _mm_loadu_si128(Store ? inRegister(k) : inMemory(k));
         transpose<S>(v);
         for (std::uint32_t k = 0; k < S; ++k)
           if constexpr (Stream)
-            _mm_stream_si128(memory(k), v[k]);
+            _mm_stream_si128(inMemory(k), v[k]);
           else
-            _mm_storeu_si128(Store ? memory(k) : row(k), v[k]);
+            _mm_storeu_si128(Store ? inMemory(k) : inRegister(k), v[k]);
       }
     return first;
   }
