@@ -3,6 +3,7 @@
 #include "icd/program.h"
 #include "icd/queue.h"
 #include "icd/sampler.h"
+#include "runtime/trace.h"
 
 #include <CL/cl_ext.h>
 
@@ -659,13 +660,17 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
   if (!isValid(kernel))
     return fail(context, CL_INVALID_KERNEL,
                 std::string(entryPoint) + ": kernel is not a valid kernel");
-  const std::string name = std::string(entryPoint) + ": kernel '" + kernel->info->name + "'";
+  // Messages are made only for the errors they report: a launch that
+  // succeeds allocates no text.
+  const auto name = [&] {
+    return std::string(entryPoint) + ": kernel '" + kernel->info->name + "'";
+  };
   if (kernel->program->context.get() != queue->context.get())
     return fail(*kernel->program->context, CL_INVALID_CONTEXT,
-                name + ": the kernel and the queue belong to different contexts");
+                name() + ": the kernel and the queue belong to different contexts");
   if (workDim < 1 || workDim > 3)
     return fail(context, CL_INVALID_WORK_DIMENSION,
-                name + ": work_dim " + std::to_string(workDim) + " is not 1, 2 or 3");
+                name() + ": work_dim " + std::to_string(workDim) + " is not 1, 2 or 3");
   // OpenCL 3.0, clEnqueueNDRangeKernel: a NULL global_work_size, like a zero
   // in any dimension, makes a command that succeeds trivially once its
   // dependencies are met.
@@ -681,13 +686,13 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
     range.offset[d] = globalOffset ? globalOffset[d] : 0;
     if (range.offset[d] > SIZE_MAX - range.global[d])
       return fail(context, CL_INVALID_GLOBAL_OFFSET,
-                  name + ": global_work_offset[" + std::to_string(d) +
+                  name() + ": global_work_offset[" + std::to_string(d) +
                       "] + global_work_size is above SIZE_MAX");
   }
   const auto &required = kernel->info->entryPoint->localSize;
   size_t local[3] = {1, 1, 1};
   if (localSize) {
-    const std::string sizes = "local_work_size " + sizeList(localSize, workDim);
+    const auto sizes = [&] { return "local_work_size " + sizeList(localSize, workDim); };
     // OpenCL 3.0, clEnqueueNDRangeKernel: a work-group of zero work-items is
     // CL_INVALID_WORK_GROUP_SIZE; a dimension above CL_DEVICE_MAX_WORK_ITEM_SIZES
     // CL_INVALID_WORK_ITEM_SIZE.
@@ -696,30 +701,30 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
       local[d] = localSize[d];
       if (local[d] > device.maxWorkGroupSize)
         return fail(context, CL_INVALID_WORK_ITEM_SIZE,
-                    name + ": " + sizes + " is above CL_DEVICE_MAX_WORK_ITEM_SIZES (" +
+                    name() + ": " + sizes() + " is above CL_DEVICE_MAX_WORK_ITEM_SIZES (" +
                         std::to_string(device.maxWorkGroupSize) + ") in dimension " +
                         std::to_string(d));
       product *= local[d];
     }
     if (product == 0)
-      return fail(context, CL_INVALID_WORK_GROUP_SIZE, name + ": " + sizes + " has a zero");
+      return fail(context, CL_INVALID_WORK_GROUP_SIZE, name() + ": " + sizes() + " has a zero");
     if (product > device.maxWorkGroupSize)
       return fail(context, CL_INVALID_WORK_GROUP_SIZE,
-                  name + ": " + sizes + " makes work-groups of " + std::to_string(product) +
+                  name() + ": " + sizes() + " makes work-groups of " + std::to_string(product) +
                       " work-items, above CL_KERNEL_WORK_GROUP_SIZE " +
                       std::to_string(device.maxWorkGroupSize));
     if (required)
       for (cl_uint d = 0; d < 3; ++d)
         if (local[d] != (*required)[d])
           return fail(context, CL_INVALID_WORK_GROUP_SIZE,
-                      name + ": " + sizes + " is not the kernel's reqd_work_group_size" +
+                      name() + ": " + sizes() + " is not the kernel's reqd_work_group_size" +
                           sizeList(required->data(), 3));
     if (kernel->program->buildOptions.find("-cl-uniform-work-group-size") != std::string::npos)
       for (cl_uint d = 0; d < workDim; ++d)
         if (range.global[d] % local[d] != 0)
           return fail(context, CL_INVALID_WORK_GROUP_SIZE,
-                      name + ": global_work_size " + sizeList(range.global, workDim) +
-                          " is not a multiple of " + sizes +
+                      name() + ": global_work_size " + sizeList(range.global, workDim) +
+                          " is not a multiple of " + sizes() +
                           " (the program was built with -cl-uniform-work-group-size)");
   } else if (required) {
     for (cl_uint d = 0; d < 3; ++d)
@@ -740,6 +745,8 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
   std::vector<std::pair<size_t, OwnerRef<_cl_mem>>> buffers; // argument index, buffer
   {
     std::lock_guard lock(kernel->mutex);
+    values.reserve(kernel->arguments.size());
+    buffers.reserve(kernel->arguments.size());
     for (size_t i = 0; i < kernel->arguments.size(); ++i) {
       const _cl_kernel::Argument &argument = kernel->arguments[i];
       if (!argument.set) {
@@ -769,10 +776,10 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
 
   return queue->enqueue(
       CL_COMMAND_NDRANGE_KERNEL, waitListSpan(numEvents, events),
-      [code = kernel->info->codeFor(range), packed = kernel->executable->packedFor(*kernel->info, range),
-       executable = kernel->executable, values = std::move(values),
-       buffers = std::move(buffers), range, empty, memory = std::move(memory),
-       queue = queue]() mutable -> cl_int {
+      [code = kernel->info->codeFor(range),
+       packed = kernel->executable->packedFor(*kernel->info, range),
+       executable = kernel->executable, values = std::move(values), buffers = std::move(buffers),
+       range, empty, memory = std::move(memory), queue = queue]() mutable -> cl_int {
         if (empty)
           return CL_SUCCESS;
         try {
@@ -796,7 +803,8 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
           return CL_OUT_OF_RESOURCES;
         }
       },
-      event, /*blocking=*/false, "kernel " + kernel->info->name);
+      event, /*blocking=*/false,
+      runtime::trace::enabled() ? "kernel " + kernel->info->name : std::string());
 }
 
 } // namespace
