@@ -256,6 +256,17 @@ inline std::pair<std::uint32_t, std::uint32_t> activeSpan(const ExecutionState &
   return {first, end};
 }
 
+// A block of `bytes` that a warp's lanes read together is followed in
+// memory by the blocks of the warps after it, which this thread most
+// likely runs next (work-groups are handed out in runs): their lines are
+// asked for now, two warps ahead, so that the next loads find them on
+// their way rather than wait for them. A prefetch never faults, even past
+// the end of the buffer.
+inline void prefetchFollowing(const std::byte *block, std::size_t bytes) {
+  for (std::size_t ahead = bytes; ahead < 3 * bytes; ahead += 64)
+    __builtin_prefetch(block + ahead);
+}
+
 // Between memory, where lane l's `components` elements are at the pair's
 // address, and a varying register, component-major; row by row, or the
 // warp at once when its rows follow each other in memory.
@@ -281,9 +292,10 @@ template <std::uint32_t Bytes> struct Memory {
         rows(s, p, [&](Pair<std::uint64_t> p, std::uint32_t first, std::uint32_t end) {
           auto *row = reinterpret_cast<std::byte *>(r) + first * size;
           const auto *base = reinterpret_cast<const std::byte *>(p.base);
-          if (p.stride == size)
+          if (p.stride == size) {
+            prefetchFollowing(base, (end - first) * size);
             std::memcpy(row, base, (end - first) * size);
-          else
+          } else
             for (std::uint32_t x = 0; x < end - first; ++x)
               std::memcpy(row + x * size, base + std::int64_t(x) * std::int64_t(p.stride), size);
         });
@@ -353,6 +365,7 @@ template <std::uint32_t Bytes> struct Memory {
       return;
     }
     if (s.dense && p.stride == std::uint64_t(components) * Bytes) {
+      prefetchFollowing(base, std::size_t(n) * components * Bytes);
       if (components == 1)
         std::memcpy(r, base, std::size_t(n) * Bytes);
       else
