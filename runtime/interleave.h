@@ -143,7 +143,7 @@ inline std::uint32_t transposeBlocks(BitsT<Bytes> *r, std::byte *base, std::uint
     __m128i v[S];
     for (; done + S <= lanes; done += S, memory += blockBytes, registers += S)
       for (std::uint32_t j = 0; j < components; j += S) {
-        // Lane first + k's components j .. j + S - 1, and component j + k's lanes.
+        // Lane first + done + k's components j .. j + S - 1, and component j + k's lanes.
         std::byte *vectors = memory + std::size_t(j) * Bytes;
         BitsT<Bytes> *rows = registers + std::size_t(j) * w;
         auto inMemory = [&](std::uint32_t k) {
