@@ -50,6 +50,22 @@ template <std::uint32_t Bytes> struct VectorShuffle {
   }
 };
 
+template <std::uint32_t Bytes> struct GatherComponents {
+  using T = BitsT<Bytes>;
+  template <bool RV> static void run(const Instruction &in, ExecutionState &s) {
+    const auto &sources = *static_cast<const std::vector<ComponentSource> *>(in.data);
+    T *r = s.reg<T>(in.result);
+    const std::uint32_t w = s.width, n = s.span;
+    for (std::uint32_t c = 0; c < sources.size(); ++c) {
+      const T *source = s.reg<const T>(sources[c].offset);
+      if constexpr (!RV)
+        r[c] = source[0];
+      else
+        builtins::copyLanes(r + c * w, source, sources[c].varying, n, s.dense ? nullptr : s.active);
+    }
+  }
+};
+
 template <typename I> std::uint64_t indexAt(const std::byte *p, std::uint32_t i) {
   return reinterpret_cast<const I *>(p)[i];
 }
@@ -124,6 +140,13 @@ Handler copyComponentsHandler(std::uint32_t elementBytes, const Shape &shape) {
 Handler vectorShuffleHandler(std::uint32_t elementBytes, const Shape &shape) {
   return withElementBytes(elementBytes,
                           [&]<std::uint32_t B>() { return shaped2<VectorShuffle<B>>(shape); });
+}
+
+Handler gatherComponentsHandler(std::uint32_t elementBytes, bool resultVarying) {
+  return withElementBytes(elementBytes, [&]<std::uint32_t B>() {
+    return resultVarying ? forIsa<&GatherComponents<B>::template run<true>>()
+                         : forIsa<&GatherComponents<B>::template run<false>>();
+  });
 }
 
 Handler extractDynamicHandler(std::uint32_t elementBytes, const Shape &shape) {

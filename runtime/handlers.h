@@ -80,6 +80,16 @@ Handler copyComponentsHandler(std::uint32_t elementBytes, const Shape &shape);
 // OpVectorShuffle: `data` points at the result's components' sources: index
 // i < 2^31 selects component i of operand[0]... see exec_composite.cpp.
 Handler vectorShuffleHandler(std::uint32_t elementBytes, const Shape &shape);
+// Where one component of a gathered result comes from: a register row (a
+// component of a vector register, or a scalar register) of any register.
+struct ComponentSource {
+  std::uint32_t offset = 0; // of the row's first element
+  bool varying = false;
+};
+// A vector built from components of any registers (a chain of constant
+// shuffles composed): `data` points at a std::vector<ComponentSource>, one
+// per result component.
+Handler gatherComponentsHandler(std::uint32_t elementBytes, bool resultVarying);
 // OpVectorExtractDynamic: operand[0] vector, operand[1] index (`aux`: index bytes).
 Handler extractDynamicHandler(std::uint32_t elementBytes, const Shape &shape);
 // OpVectorInsertDynamic: operand[0] vector, operand[1] component, operand[2] index.

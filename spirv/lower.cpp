@@ -415,6 +415,7 @@ runtime::KernelCode KernelLowering::run() {
 
   findBlockLocalValues();
   findCoalescedPhis();
+  findComposedSelections();
   // Registers for every result, so that phis can name values of later blocks.
   for (const Block *block : cfg_->order())
     for (const Instruction &instruction : block->instructions) {

@@ -2,9 +2,208 @@
 // and bitselect (OpenCL.std), bound to runtime/exec_composite.cpp.
 #include "spirv/lowering.h"
 
+#include "builtins/shuffle.h"
+
 #include <spirv/unified1/OpenCL.std.h>
 
 namespace lanewise::spirv::lowering {
+
+// The source of each component of a vector that an instruction selects
+// from its operands by constants alone: OpVectorShuffle (no undefined
+// component), OpCompositeConstruct of a vector, and shuffle and shuffle2
+// with a constant mask (not a specialization constant). Nullopt for any
+// other instruction.
+std::optional<KernelLowering::ComponentList>
+KernelLowering::selectionOf(const Instruction &instruction) const {
+  if (!instruction.result || !instruction.resultType)
+    return std::nullopt;
+  Scalar scalar;
+  uint32_t components = 0;
+  const Type &type = typeOf(module_, instruction.resultType);
+  if (type.kind != Type::Kind::Vector || !scalarForm(instruction.resultType, scalar, components) ||
+      runtime::scalarSize(scalar) > 8)
+    return std::nullopt;
+  auto lengthOf = [&](uint32_t id) -> uint32_t {
+    auto it = resultTypes_.find(id);
+    if (it == resultTypes_.end())
+      return 0;
+    const Type &t = typeOf(module_, it->second);
+    return t.kind == Type::Kind::Vector ? t.count : 1;
+  };
+  ComponentList list;
+  switch (instruction.opcode) {
+  case spv::OpVectorShuffle: {
+    const uint32_t a = instruction.operands.at(0), b = instruction.operands.at(1);
+    const uint32_t first = lengthOf(a);
+    for (size_t i = 2; i < instruction.operands.size(); ++i) {
+      const uint32_t k = instruction.operands[i];
+      if (k == 0xFFFFFFFFu || k >= first + lengthOf(b))
+        return std::nullopt;
+      list.push_back(k < first ? std::pair{a, k} : std::pair{b, k - first});
+    }
+    break;
+  }
+  case spv::OpCompositeConstruct:
+    for (uint32_t part : instruction.operands) {
+      const uint32_t length = lengthOf(part);
+      if (!length)
+        return std::nullopt;
+      for (uint32_t k = 0; k < length; ++k)
+        list.push_back({part, k});
+    }
+    break;
+  case spv::OpExtInst: {
+    const auto number = openclStdNumber(instruction);
+    if (number != OpenCLLIB::Shuffle && number != OpenCLLIB::Shuffle2)
+      return std::nullopt;
+    const bool two = number == OpenCLLIB::Shuffle2;
+    const uint32_t x = instruction.idOperand(2), y = two ? instruction.idOperand(3) : x;
+    const uint32_t maskId = instruction.idOperand(two ? 4 : 3);
+    auto mask = module_.constants.find(maskId);
+    if (mask == module_.constants.end() || mask->second.isSpec)
+      return std::nullopt;
+    std::vector<uint64_t> bits(components, 0);
+    if (mask->second.kind == Constant::Kind::Composite) {
+      if (mask->second.constituents.size() != components)
+        return std::nullopt;
+      for (uint32_t i = 0; i < components; ++i) {
+        auto element = module_.constants.find(mask->second.constituents[i]);
+        if (element == module_.constants.end() || element->second.isSpec ||
+            element->second.kind != Constant::Kind::Scalar)
+          return std::nullopt;
+        bits[i] = element->second.bits;
+      }
+    } else if (mask->second.kind != Constant::Kind::Null) {
+      return std::nullopt;
+    }
+    const uint32_t m = lengthOf(x);
+    if (!m)
+      return std::nullopt;
+    for (uint32_t i = 0; i < components; ++i) {
+      const uint32_t k = builtins::shuffleIndex(bits[i], m, two);
+      list.push_back(k < m ? std::pair{x, k} : std::pair{y, k - m});
+    }
+    break;
+  }
+  default:
+    return std::nullopt;
+  }
+  if (list.size() != components)
+    return std::nullopt;
+  return list;
+}
+
+// Shuffles of shuffles (a transpose: shuffle2 of loaded rows, put together,
+// shuffled again) copy each component once. A selection's component that
+// comes from another selection of the same block is read from that one's
+// source instead, when the source is a constant, a kernel parameter, or a
+// value of the block that nothing else writes over: not a phi, nor a value
+// that takes a phi's register or is lowered later than its place
+// (findCoalescedPhis), nor an affine value held as its pair alone. A
+// selection that only such selections read is then dead. Its operands'
+// uses were counted with it (findBlockLocalValues), and a dead instruction
+// gives none back, so the registers it read stay the same until the end of
+// the kernel. Not under checks, whose shadows follow values instruction by
+// instruction.
+void KernelLowering::findComposedSelections() {
+  if (checks_)
+    return;
+  std::unordered_map<uint32_t, const Instruction *> defs;
+  std::unordered_map<uint32_t, uint32_t> blockOf;
+  std::unordered_map<uint32_t, std::vector<const Instruction *>> users;
+  for (uint32_t b = 0; b < cfg_->size(); ++b)
+    for (const Instruction &instruction : cfg_->order()[b]->instructions) {
+      if (instruction.result) {
+        defs[instruction.result] = &instruction;
+        blockOf[instruction.result] = b;
+      }
+      if (!isDead(instruction))
+        instruction.forEachIdOperand([&](uint32_t id) { users[id].push_back(&instruction); });
+    }
+  std::unordered_set<uint32_t> parameters;
+  for (const auto &[id, type] : flat_.parameters)
+    parameters.insert(id);
+  // A value a composed selection in block `b` may read in place of the
+  // selection that read it.
+  auto stable = [&](uint32_t id, uint32_t b) {
+    if (module_.constants.count(id) || parameters.count(id))
+      return true;
+    auto def = defs.find(id);
+    if (def == defs.end() || blockOf.at(id) != b)
+      return false;
+    const Instruction &instruction = *def->second;
+    return instruction.opcode != spv::OpPhi && !coalesced_.count(id) &&
+           !sunk_.count(&instruction) && !affinePairs_.count(id) && !promoted_.count(id) &&
+           !dead_.count(id) && !boundWhenLowered(instruction) && !memoryOrder_.count(id);
+  };
+  std::unordered_map<uint32_t, ComponentList> selections;
+  for (const auto &[id, instruction] : defs)
+    if (!isDead(*instruction) && !coalesced_.count(id) && !sunk_.count(instruction) &&
+        !memoryOrder_.count(id))
+      if (auto list = selectionOf(*instruction))
+        selections.emplace(id, std::move(*list));
+  // Each selection's components, followed back through the selections of
+  // its block, in block order (a selection's operands are composed first).
+  std::unordered_map<uint32_t, ComponentList> composed;
+  for (uint32_t b = 0; b < cfg_->size(); ++b)
+    for (const Instruction &instruction : cfg_->order()[b]->instructions) {
+      auto selection = selections.find(instruction.result);
+      if (selection == selections.end())
+        continue;
+      ComponentList list = selection->second;
+      for (auto &[source, component] : list) {
+        auto inner = composed.find(source);
+        if (inner == composed.end() || blockOf.at(source) != b)
+          continue;
+        const auto &[from, k] = inner->second.at(component);
+        if (stable(from, b)) {
+          source = from;
+          component = k;
+        }
+      }
+      composed.emplace(instruction.result, std::move(list));
+    }
+  // The selections whose every user read through them.
+  std::unordered_set<uint32_t> read;
+  for (const auto &[id, list] : composed)
+    for (const auto &[source, component] : list)
+      read.insert(source);
+  for (const auto &[id, list] : composed) {
+    auto uses = users.find(id);
+    const bool unread =
+        uses != users.end() && !read.count(id) &&
+        std::all_of(uses->second.begin(), uses->second.end(),
+                    [&](const Instruction *user) { return composed.count(user->result) != 0; });
+    if (unread)
+      dead_.insert(id);
+  }
+  // A selection that only got another name for each operand's components
+  // is lowered as it is.
+  for (auto &[id, list] : composed) {
+    if (dead_.count(id) || list == selections.at(id))
+      continue;
+    composed_.emplace(id, std::move(list));
+  }
+}
+
+// A composed selection: each component copied from where it was computed.
+bool KernelLowering::lowerComposedSelection(const Instruction &instruction) {
+  auto it = composed_.find(instruction.result);
+  if (it == composed_.end())
+    return false;
+  const Value &r = values_.at(instruction.result);
+  auto sources = std::make_shared<std::vector<runtime::ComponentSource>>();
+  for (const auto &[id, component] : it->second) {
+    const Value &source = use(id, instruction);
+    if (source.kind != Value::Kind::Register || source.elementBytes() != r.elementBytes())
+      fail(instruction, "a composed selection reads a value that is not in registers");
+    sources->push_back({componentOffset(source, component), source.varying});
+  }
+  code_.tables.push_back(sources);
+  emit(runtime::gatherComponentsHandler(r.elementBytes(), r.varying), r.offset, {}, r.components, 0,
+       0, sources.get());
+  return true;
+}
 
 // Copies, composites and vector shuffles.
 bool KernelLowering::lowerComposite(const Instruction &instruction) {
@@ -14,6 +213,8 @@ bool KernelLowering::lowerComposite(const Instruction &instruction) {
     return use(instruction.idOperand(i), instruction);
   };
 
+  if (lowerComposedSelection(instruction))
+    return true;
   switch (op) {
   case spv::OpCopyObject:
   // SPIR-V 1.4: between logically matching types, which differ only in
@@ -110,6 +311,8 @@ bool KernelLowering::lowerPermutation(const Instruction &instruction, uint32_t n
   switch (number) {
   case Shuffle:
   case Shuffle2: {
+    if (lowerComposedSelection(instruction))
+      return true;
     const Value &r = values_.at(instruction.result);
     const bool two = number == Shuffle2;
     const Value &x = argument(0);

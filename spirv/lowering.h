@@ -835,6 +835,16 @@ private:
                        int depth = 0) const;
   std::unordered_set<uint32_t> memoryOrder_;
 
+  // Chains of constant component selections composed (lower_composite.cpp):
+  // a shuffle of shuffles reads the components it selects from where they
+  // were first computed, and a selection only such shuffles read is not
+  // lowered.
+  using ComponentList = std::vector<std::pair<uint32_t, uint32_t>>; // (id, component)
+  std::optional<ComponentList> selectionOf(const Instruction &instruction) const;
+  void findComposedSelections();
+  bool lowerComposedSelection(const Instruction &instruction);
+  std::unordered_map<uint32_t, ComponentList> composed_;
+
   // Whether a result is bound when lowered rather than given registers.
   bool boundWhenLowered(const Instruction &instruction) const {
     if (instruction.opcode == spv::OpLoad || instruction.opcode == spv::OpAccessChain ||
