@@ -173,6 +173,9 @@ template <typename T, BinaryOp Op, bool AA, bool BA>
 void compare(const Instruction &in, ExecutionState &s) {
   const Pair<T> a = pairAt<T, AA>(s, in.operand[0]), b = pairAt<T, BA>(s, in.operand[1]);
   using S = std::make_signed_t<T>;
+  // Whether every row so far held one value on all its lanes, and which.
+  bool uniform = s.dense;
+  int value = -1;
   forRows(s, s.span, [&](std::uint32_t first, std::uint32_t end, std::uint32_t y) {
     const Pair<T> ra = a.row(y), rb = b.row(y);
     auto test = [&](std::uint32_t x) -> std::uint8_t {
@@ -208,9 +211,12 @@ void compare(const Instruction &in, ExecutionState &s) {
                                        : __int128(std::numeric_limits<T>::max());
         if (last >= low && last <= high && test(0) == test(n - 1)) {
           std::memset(r, test(0), n);
+          uniform &= value < 0 || value == test(0);
+          value = test(0);
           return;
         }
       }
+      uniform = false;
       for (std::uint32_t x = 0; x < n; ++x)
         r[x] = test(x);
     } else {
@@ -219,6 +225,10 @@ void compare(const Instruction &in, ExecutionState &s) {
         r[x] = blend(m[x], test(x), r[x]);
     }
   });
+  if (uniform && value >= 0) {
+    s.uniformCondition = in.result;
+    s.uniformConditionValue = value != 0;
+  }
 }
 
 template <typename T, BinaryOp Op> Handler compareFor(bool aAffine, bool bAffine) {

@@ -97,6 +97,13 @@ struct ExecutionState {
   // buffer larger than the last-level cache, whose lines would only evict
   // others before they are read again (runtime/launch.cpp).
   bool streamingStores = false;
+  // A Bool register the block computed as the same value on every lane
+  // below `span` (a bounds test `i < n` of an affine i, exec_affine.cpp),
+  // and that value: the block's conditional branch on it needs no look at
+  // its lanes. Cleared when a block starts (runtime/interpreter.cpp).
+  static constexpr std::uint32_t noCondition = ~std::uint32_t(0);
+  std::uint32_t uniformCondition = noCondition;
+  bool uniformConditionValue = false;
 
   template <typename T> T *reg(std::uint32_t offset) const {
     return reinterpret_cast<T *>(registers + offset);

@@ -410,6 +410,7 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
       copyRegister(copy, s, activeMask);
     const Instruction *instruction = code.instructions.data() + block.firstInstruction;
     const Instruction *end = instruction + block.instructionCount;
+    s.uniformCondition = ExecutionState::noCondition;
     if (stats) [[unlikely]] {
       KernelStats::BlockCounts &counts = stats->blocks[current];
       std::uint64_t active = 0;
@@ -447,6 +448,9 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
       std::uint32_t edge = 2;
       if (!t.conditionVarying) {
         edge = condition[0] ? 0 : 1;
+      } else if (s.uniformCondition == t.condition) {
+        // Every active lane (the lanes below the span) holds the same value.
+        edge = s.uniformConditionValue ? 0 : 1;
       } else {
         bitsOf(condition, n, lanes.data(), taken.data(), words);
         if (ops.empty(taken.data()))

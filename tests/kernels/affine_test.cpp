@@ -312,6 +312,34 @@ TEST_F(Affine, ComparisonsWithUniformValues) {
         }
 }
 
+// A branch on an affine comparison that every active lane of a warp
+// decides alike needs no look at the lanes (runtime/exec_affine.cpp):
+// bounds at, just before and just after warp and group boundaries.
+TEST_F(Affine, BranchesOnComparisonsWithUniformValues) {
+  for (const std::string variant : variants)
+    for (const Range r : ranges)
+      for (const size_t n : {size_t(0), size_t(1), size_t(127), size_t(128), size_t(129),
+                             r.global - 1, r.global, r.global + 5})
+        for (const cl_int m : {-5, 0, 200}) {
+          cl_mem O = buffer<cl_int>(5 * r.global);
+          cl_kernel k = kernel("branches", variant);
+          ASSERT_NE(k, nullptr);
+          setArgs(k, O, cl_uint(n), m);
+          run(k, {r.global}, {r.local});
+          const auto out = read<cl_int>(O, 5 * r.global);
+          for (size_t i = 0; i < r.global; ++i) {
+            int want[5] = {i < n ? 1 : 0, i < n ? 0 : 2, cl_int(i) >= m ? 4 : 0,
+                           i % 3 == 0 && i < n ? 8 : 0, i % r.local < n ? 16 : 0};
+            for (size_t step = 0; step < 3; ++step)
+              want[4] += i + step < n ? 32 : 0;
+            for (size_t slot = 0; slot < 5; ++slot)
+              ASSERT_EQ(out[5 * i + slot], want[slot])
+                  << label(variant) << " global " << r.global << " local " << r.local << " n " << n
+                  << " m " << m << " at " << i << " slot " << slot;
+          }
+        }
+}
+
 TEST_F(Affine, NarrowIndicesPointersAndLocalMemory) {
   for (const std::string variant : variants)
     for (const Range r : ranges) {

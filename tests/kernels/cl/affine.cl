@@ -153,6 +153,28 @@ __kernel void compares(__global int *out, uint n, int bias) {
   out[i] = bits;
 }
 
+// Branches on comparisons of an affine value with a uniform one: taken by
+// every lane of a warp, by none, or by some; after divergence; in a loop.
+__kernel void branches(__global int *out, uint n, int m) {
+  const size_t i = get_global_id(0);
+  __global int *o = out + 5 * i; // stores, which clang keeps under their branches
+  if (i < n)
+    o[0] = 1;
+  else
+    o[1] = 2;
+  if ((int)i >= m)
+    o[2] = 4;
+  if (i % 3 == 0) {
+    if (i < n)
+      o[3] = 8;
+  }
+  if (get_local_id(0) < n)
+    o[4] += 16;
+  for (uint k = 0; k < 3; ++k)
+    if (i + k < n)
+      o[4] += 32;
+}
+
 // 32-bit local ids widened to index __local arrays: unsigned (a tree
 // reduction per group, its halving bounds) and signed (each work-item's
 // left neighbour).
