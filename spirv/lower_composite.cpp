@@ -100,11 +100,12 @@ KernelLowering::selectionOf(const Instruction &instruction) const {
 // value of the block that nothing else writes over: not a phi, nor a value
 // that takes a phi's register or is lowered later than its place
 // (findCoalescedPhis), nor an affine value held as its pair alone. A
-// selection that only such selections read is then dead. Its operands'
-// uses were counted with it (findBlockLocalValues), and a dead instruction
-// gives none back, so the registers it read stay the same until the end of
-// the kernel. Not under checks, whose shadows follow values instruction by
-// instruction.
+// selection that only such selections read is then dead. A value read
+// through another selection is not the reader's operand, so the count of
+// its uses (findBlockLocalValues) would let the pool take its register
+// back after its last operand use: it keeps its register to the end of the
+// kernel instead. Not under checks, whose shadows follow values
+// instruction by instruction.
 void KernelLowering::findComposedSelections() {
   if (checks_)
     return;
@@ -182,6 +183,12 @@ void KernelLowering::findComposedSelections() {
   for (auto &[id, list] : composed) {
     if (dead_.count(id) || list == selections.at(id))
       continue;
+    for (const auto &[source, component] : list) {
+      bool operand = false;
+      defs.at(id)->forEachIdOperand([&](uint32_t used) { operand |= used == source; });
+      if (!operand)
+        localUses_.erase(source);
+    }
     composed_.emplace(id, std::move(list));
   }
 }

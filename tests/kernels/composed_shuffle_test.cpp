@@ -159,6 +159,12 @@ template <typename T> void ComposedShuffle::everyKernel(const std::string &type)
         return acc;
       },
       turns);
+  // t = (r0.0, r1.1, r0.2, r1.3), then (r2.0, t.0, r2.2, t.3), then r2.
+  check<T>("reused_" + type, 12, 12, [](size_t i, const std::vector<T> &in) {
+    const T *r0 = &in[12 * i], *r1 = &in[12 * i + 4], *r2 = &in[12 * i + 8];
+    return std::vector<T>{r0[0], r1[1], r0[2], r1[3], r2[0], r0[0],
+                          r2[2], r1[3], r2[0], r2[1], r2[2], r2[3]};
+  });
   // turns + i % 3 times: other = (acc.0, other.0, acc.2, other.2), then
   // acc = in[8i + 4 (k % 2) ..].
   check<T>(

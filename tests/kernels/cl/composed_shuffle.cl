@@ -104,3 +104,23 @@ COMPOSED(int, uint)
 COMPOSED(long, ulong)
 COMPOSED(float, uint)
 COMPOSED(double, ulong)
+
+// A permutation of a permutation that is also stored, the vectors it
+// selects from then dead: a vector loaded after the first permutation may
+// take a register those held, which the second reads.
+#define REUSED(T, M)                                                                               \
+  kernel void reused_##T(global const T *in, global T *out) {                                     \
+    const size_t i = get_global_id(0);                                                             \
+    const T##4 r0 = vload4(3 * i + 0, in), r1 = vload4(3 * i + 1, in);                            \
+    const T##4 t = shuffle2(r0, r1, (M##4)(0, 5, 2, 7));                                           \
+    vstore4(t, 3 * i + 0, out);                                                                    \
+    const T##4 r2 = vload4(3 * i + 2, in);                                                         \
+    vstore4(shuffle2(t, r2, (M##4)(4, 0, 6, 3)), 3 * i + 1, out);                                  \
+    vstore4(r2, 3 * i + 2, out);                                                                   \
+  }
+REUSED(char, uchar)
+REUSED(short, ushort)
+REUSED(int, uint)
+REUSED(long, ulong)
+REUSED(float, uint)
+REUSED(double, ulong)
