@@ -87,11 +87,12 @@ packedLowering(const spirv::LowerOptions &options, uint32_t width, bool singleIt
 // group-independent: eight times its width, at most 1,024 lanes and
 // 128 KiB of registers per warp, so that a warp's registers stay in the
 // processor's second-level cache with room to spare for the memory its
-// handlers stream through. (A 4 x 4 transpose, 202 bytes of registers a
-// lane, ran 25% faster in warps of 512 lanes than of 1,024.) Else, if its work-groups of one
-// work-item each may share a warp (KernelCode::singleItemGroups): its
-// width, or less if each lane's private memory, which then holds its
-// __local variables too, would exceed 1 MiB per warp. The lowering itself
+// handlers stream through (a 4 x 4 transpose, 202 bytes of registers a
+// lane, ran 20-25% faster in warps of 512 lanes than of 1,024). Else, if
+// its work-groups of one work-item each may share a warp
+// (KernelCode::singleItemGroups): its width, or less if each lane's
+// private memory, which then holds its __local variables too, would
+// exceed 1 MiB per warp. The lowering itself
 // waits for the first launch that can use it (ProgramExecutable::packedFor).
 std::shared_ptr<ProgramExecutable::Kernel::Packed> packedPlan(const spirv::LowerOptions &options,
                                                               const runtime::KernelCode &code) {

@@ -50,6 +50,8 @@ template <std::uint32_t Bytes> struct VectorShuffle {
   }
 };
 
+// `data`: a std::vector<ComponentSource>, the register row each result
+// component is copied from (a composed chain of constant selections).
 template <std::uint32_t Bytes> struct GatherComponents {
   using T = BitsT<Bytes>;
   template <bool RV> static void run(const Instruction &in, ExecutionState &s) {
