@@ -11,6 +11,7 @@
 // with lanes missing, of small groups sharing warps, and with a global
 // offset; every store must leave the elements around it alone.
 #include "harness.h"
+#include "launches.h"
 
 #include <array>
 #include <cstdint>
@@ -24,18 +25,6 @@ namespace lanewise::test {
 namespace {
 
 const char *const variants[] = {"", "-O0"};
-
-struct Launch {
-  size_t global, local, offset; // local 0: the implementation chooses
-};
-const Launch launches[] = {{4096, 0, 0}, {4096, 256, 0}, {1000, 100, 0},  {1000, 250, 0},
-                           {3000, 1, 0}, {4096, 8, 0},   {2048, 128, 64}, {130, 0, 0}};
-
-std::string where(const std::string &variant, const Launch &l) {
-  return (variant.empty() ? "-O2" : variant) + ", global " + std::to_string(l.global) + " local " +
-         (l.local ? std::to_string(l.local) : std::string("(any)")) + " offset " +
-         std::to_string(l.offset);
-}
 
 template <typename T> bool sameBits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
 
