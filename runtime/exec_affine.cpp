@@ -12,6 +12,7 @@
 // per lane. Integers are unsigned and wrap: affinity modulo 2^n is kept by
 // addition, subtraction, multiplication, left shifts and truncation, so the
 // elements' arithmetic is the lanes' arithmetic.
+#include "runtime/binary_ops.h"
 #include "runtime/handlers.h"
 #include "runtime/interleave.h"
 #include "runtime/shapes.h"
@@ -60,6 +61,14 @@ template <typename F> void forRows(const ExecutionState &s, std::uint32_t n, F &
   std::uint32_t y = 0;
   for (std::uint32_t first = 0; first < n; first += perRow, ++y)
     f(first, std::min(n, first + perRow), y);
+}
+
+// Whether each row of the pair starts where the row before it would have
+// gone on: the warp's lanes are then one sequence, base + lane × stride
+// (the global id of several work-groups sharing a warp). Uniform values
+// (strides 0) continue too.
+template <typename T> bool rowsContinue(const ExecutionState &s, Pair<T> p) {
+  return s.rowLanes == 1 || p.rowStride == T(p.stride * T(s.rowLanes));
 }
 
 template <typename T, AffineOp Op> struct Arithmetic {
@@ -173,56 +182,83 @@ template <typename T, BinaryOp Op, bool AA, bool BA>
 void compare(const Instruction &in, ExecutionState &s) {
   const Pair<T> a = pairAt<T, AA>(s, in.operand[0]), b = pairAt<T, BA>(s, in.operand[1]);
   using S = std::make_signed_t<T>;
+  auto test = [](Pair<T> ra, Pair<T> rb, std::uint32_t x) -> std::uint8_t {
+    const T u = ra.at(x), v = rb.at(x);
+    using enum BinaryOp;
+    if constexpr (Op == IEqual)
+      return u == v;
+    else if constexpr (Op == INotEqual)
+      return u != v;
+    else if constexpr (Op == ULessThan)
+      return u < v;
+    else if constexpr (Op == ULessThanEqual)
+      return u <= v;
+    else if constexpr (Op == UGreaterThan)
+      return u > v;
+    else if constexpr (Op == UGreaterThanEqual)
+      return u >= v;
+    else if constexpr (Op == SLessThan)
+      return S(u) < S(v);
+    else if constexpr (Op == SLessThanEqual)
+      return S(u) <= S(v);
+    else if constexpr (Op == SGreaterThan)
+      return S(u) > S(v);
+    else
+      return S(u) >= S(v);
+  };
+  // The value all n lanes of the row hold, or -1 when they differ or that
+  // is not known at once. An ordering of a sequence that does not wrap
+  // within the row against a constant holds on an interval of lanes that
+  // contains the first or the last: when both agree, so do all (a bounds
+  // test `i < n`).
+  auto same = [&](Pair<T> ra, Pair<T> rb, std::uint32_t n) -> int {
+    constexpr bool ordering = Op != BinaryOp::IEqual && Op != BinaryOp::INotEqual;
+    constexpr bool isSigned = Op == BinaryOp::SLessThan || Op == BinaryOp::SLessThanEqual ||
+                              Op == BinaryOp::SGreaterThan || Op == BinaryOp::SGreaterThanEqual;
+    if (!ordering)
+      return -1;
+    const Pair<T> p = AA ? ra : rb;
+    const __int128 start = isSigned ? __int128(S(p.base)) : __int128(p.base);
+    const __int128 last = start + __int128(S(p.stride)) * (n - 1);
+    const __int128 low = isSigned ? __int128(std::numeric_limits<S>::min()) : 0;
+    const __int128 high = isSigned ? __int128(std::numeric_limits<S>::max())
+                                   : __int128(std::numeric_limits<T>::max());
+    if (last < low || last > high || test(ra, rb, 0) != test(ra, rb, n - 1))
+      return -1;
+    return test(ra, rb, 0);
+  };
+  const std::uint32_t span = s.span;
+  // The warp's lanes below the span as one sequence: one test for all.
+  if (s.dense && span && rowsContinue(s, a) && rowsContinue(s, b)) {
+    if (const int value = same(a, b, span); value >= 0) {
+      if (in.aux != affineCompareBranchOnly)
+        std::memset(s.reg<std::uint8_t>(in.result), value, span);
+      s.uniformCondition = in.result;
+      s.uniformConditionValue = value != 0;
+      return;
+    }
+  }
   // Whether every row so far held one value on all its lanes, and which.
   bool uniform = s.dense;
   int value = -1;
-  forRows(s, s.span, [&](std::uint32_t first, std::uint32_t end, std::uint32_t y) {
+  forRows(s, span, [&](std::uint32_t first, std::uint32_t end, std::uint32_t y) {
     const Pair<T> ra = a.row(y), rb = b.row(y);
-    auto test = [&](std::uint32_t x) -> std::uint8_t {
-      const T u = ra.at(x), v = rb.at(x);
-      using enum BinaryOp;
-      if constexpr (Op == IEqual) return u == v;
-      else if constexpr (Op == INotEqual) return u != v;
-      else if constexpr (Op == ULessThan) return u < v;
-      else if constexpr (Op == ULessThanEqual) return u <= v;
-      else if constexpr (Op == UGreaterThan) return u > v;
-      else if constexpr (Op == UGreaterThanEqual) return u >= v;
-      else if constexpr (Op == SLessThan) return S(u) < S(v);
-      else if constexpr (Op == SLessThanEqual) return S(u) <= S(v);
-      else if constexpr (Op == SGreaterThan) return S(u) > S(v);
-      else return S(u) >= S(v);
-    };
     std::uint8_t *r = s.reg<std::uint8_t>(in.result) + first;
     const std::uint32_t n = end - first;
     if (s.dense) {
-      // An ordering of a sequence that does not wrap within the row
-      // against a constant holds on an interval of lanes that contains the
-      // first or the last: when both agree, so do all (a bounds test
-      // `i < n`).
-      constexpr bool ordering = Op != BinaryOp::IEqual && Op != BinaryOp::INotEqual;
-      constexpr bool isSigned = Op == BinaryOp::SLessThan || Op == BinaryOp::SLessThanEqual ||
-                                Op == BinaryOp::SGreaterThan || Op == BinaryOp::SGreaterThanEqual;
-      if (ordering) {
-        const Pair<T> p = AA ? ra : rb;
-        const __int128 start = isSigned ? __int128(S(p.base)) : __int128(p.base);
-        const __int128 last = start + __int128(S(p.stride)) * (n - 1);
-        const __int128 low = isSigned ? __int128(std::numeric_limits<S>::min()) : 0;
-        const __int128 high = isSigned ? __int128(std::numeric_limits<S>::max())
-                                       : __int128(std::numeric_limits<T>::max());
-        if (last >= low && last <= high && test(0) == test(n - 1)) {
-          std::memset(r, test(0), n);
-          uniform &= value < 0 || value == test(0);
-          value = test(0);
-          return;
-        }
+      if (const int row = same(ra, rb, n); row >= 0) {
+        std::memset(r, row, n);
+        uniform &= value < 0 || value == row;
+        value = row;
+        return;
       }
       uniform = false;
       for (std::uint32_t x = 0; x < n; ++x)
-        r[x] = test(x);
+        r[x] = test(ra, rb, x);
     } else {
       const std::uint8_t *m = s.active + first;
       for (std::uint32_t x = 0; x < n; ++x)
-        r[x] = blend(m[x], test(x), r[x]);
+        r[x] = blend(m[x], test(ra, rb, x), r[x]);
     }
   });
   if (uniform && value >= 0) {
@@ -536,6 +572,78 @@ template <std::uint32_t Bytes> struct Memory {
   }
 };
 
+// A streamed store: c[x] = op(a[x], b[x]) over the warp's lanes, each
+// operand loaded (L) or uniform, in one pass. Lanes that are not one run
+// from lane 0, a pointer that does not step by one element, or a result
+// that overlaps an operand other than exactly (c[i] = c[i] + b[i]) run the
+// steps instead: the loads of all lanes before any store, as the lanes
+// run in lockstep.
+template <typename T, BinaryOp Op, bool AL, bool BL, bool Global>
+void streamedStore(const Instruction &in, ExecutionState &s) {
+  const auto &steps = *static_cast<const StreamedSteps *>(in.data);
+  const std::uint32_t n = s.span;
+  auto elements = [&](std::uint32_t operand, T *&at) {
+    const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, operand);
+    at = reinterpret_cast<T *>(p.base);
+    return p.stride == sizeof(T) && (n <= s.rowLanes || rowsContinue(s, p));
+  };
+  T *c = nullptr, *a = nullptr, *b = nullptr;
+  bool streams = s.dense && n && elements(in.operand[2], c);
+  if constexpr (AL)
+    streams = streams && elements(in.operand[0], a);
+  if constexpr (BL)
+    streams = streams && elements(in.operand[1], b);
+  const std::size_t bytes = std::size_t(n) * sizeof(T);
+  auto apart = [&](const T *x) {
+    const auto from = reinterpret_cast<std::uintptr_t>(x), to = reinterpret_cast<std::uintptr_t>(c);
+    return from == to || from + bytes <= to || to + bytes <= from;
+  };
+  if (!streams || (AL && !apart(a)) || (BL && !apart(b))) {
+    for (std::uint32_t i = 0; i < steps.count; ++i)
+      steps.step[i].handler(steps.step[i], s);
+    return;
+  }
+  const T ua = AL ? T() : *s.reg<const T>(in.operand[0]);
+  const T ub = BL ? T() : *s.reg<const T>(in.operand[1]);
+  if constexpr (AL)
+    prefetchFollowing(reinterpret_cast<const std::byte *>(a), bytes);
+  if constexpr (BL)
+    prefetchFollowing(reinterpret_cast<const std::byte *>(b), bytes);
+  std::size_t x = 0;
+#if defined(__SSE2__)
+  if (Global && s.streamingStores) {
+    // Whole lines of the result past the caches (ExecutionState::
+    // streamingStores), 16 bytes at a time in vector registers; the
+    // operations apply to vectors of elements as to elements.
+    typedef T Vector __attribute__((vector_size(16)));
+    constexpr std::size_t perVector = 16 / sizeof(T);
+    auto vectorAt = []<bool Loaded>(const T *p, std::size_t at, T uniform) {
+      Vector v;
+      if constexpr (Loaded)
+        std::memcpy(&v, p + at, sizeof v);
+      else
+        v = Vector{} + uniform;
+      return v;
+    };
+    for (; x < n && reinterpret_cast<std::uintptr_t>(c + x) % 64; ++x)
+      c[x] = binary_ops::apply<T, Op>(AL ? a[x] : ua, BL ? b[x] : ub);
+    for (; x + 4 * perVector <= n; x += 4 * perVector)
+      for (std::size_t q = 0; q < 4; ++q) {
+        const std::size_t at = x + q * perVector;
+        const Vector r = binary_ops::apply<Vector, Op>(vectorAt.template operator()<AL>(a, at, ua),
+                                                       vectorAt.template operator()<BL>(b, at, ub));
+        _mm_stream_si128(reinterpret_cast<__m128i *>(c + at), (__m128i)r);
+      }
+    for (; x < n; ++x)
+      c[x] = binary_ops::apply<T, Op>(AL ? a[x] : ua, BL ? b[x] : ub);
+    _mm_sfence();
+    return;
+  }
+#endif
+  for (; x < n; ++x)
+    c[x] = binary_ops::apply<T, Op>(AL ? a[x] : ua, BL ? b[x] : ub);
+}
+
 } // namespace
 
 Handler affineArithmeticHandler(AffineOp op, std::uint32_t elementBytes, bool aAffine,
@@ -640,6 +748,67 @@ Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying, bool g
       return global ? forIsa<&Memory<B>::template store<true, true>>()
                     : forIsa<&Memory<B>::template store<true, false>>();
   });
+}
+
+Handler streamedStoreHandler(BinaryOp op, Scalar type, bool aLoaded, bool bLoaded, bool global) {
+  auto forOp = [&]<typename T, BinaryOp Op>() -> Handler {
+    auto pick = [&]<bool Global>() -> Handler {
+      if (aLoaded && bLoaded)
+        return forIsa<&streamedStore<T, Op, true, true, Global>>();
+      if (aLoaded)
+        return forIsa<&streamedStore<T, Op, true, false, Global>>();
+      if (bLoaded)
+        return forIsa<&streamedStore<T, Op, false, true, Global>>();
+      return nullptr;
+    };
+    return global ? pick.template operator()<true>() : pick.template operator()<false>();
+  };
+  auto forType = [&]<typename T>() -> Handler {
+    using enum BinaryOp;
+    if constexpr (std::is_floating_point_v<T>) {
+      switch (op) {
+      case FAdd:
+        return forOp.template operator()<T, FAdd>();
+      case FSub:
+        return forOp.template operator()<T, FSub>();
+      case FMul:
+        return forOp.template operator()<T, FMul>();
+      case FDiv:
+        return forOp.template operator()<T, FDiv>();
+      default:
+        return nullptr;
+      }
+    } else {
+      switch (op) {
+      case IAdd:
+        return forOp.template operator()<T, IAdd>();
+      case ISub:
+        return forOp.template operator()<T, ISub>();
+      case IMul:
+        return forOp.template operator()<T, IMul>();
+      case BitwiseAnd:
+        return forOp.template operator()<T, BitwiseAnd>();
+      case BitwiseOr:
+        return forOp.template operator()<T, BitwiseOr>();
+      case BitwiseXor:
+        return forOp.template operator()<T, BitwiseXor>();
+      default:
+        return nullptr;
+      }
+    }
+  };
+  switch (type) {
+  case Scalar::I32:
+    return forType.template operator()<std::uint32_t>();
+  case Scalar::I64:
+    return forType.template operator()<std::uint64_t>();
+  case Scalar::F32:
+    return forType.template operator()<float>();
+  case Scalar::F64:
+    return forType.template operator()<double>();
+  default:
+    return nullptr;
+  }
 }
 
 } // namespace lanewise::runtime

@@ -7,6 +7,8 @@
 
 #include "runtime/bytecode.h"
 
+#include <array>
+
 namespace lanewise::runtime {
 
 // ---- Arithmetic, bitwise and comparison operations (exec_arithmetic.cpp) ----
@@ -171,8 +173,11 @@ enum class AffineOp : std::uint8_t { Add, Sub, Mul, ShiftLeft };
 Handler affineArithmeticHandler(AffineOp op, std::uint32_t elementBytes, bool aAffine,
                                 bool bAffine);
 // An integer comparison (IEqual to SLessThanEqual) of a pair with a uniform
-// value, either side: a varying Bool.
+// value, either side: a varying Bool. With aux affineCompareBranchOnly, only
+// the conditional branch ending the block reads the Bool: when every lane
+// decides alike it is left unwritten (ExecutionState::uniformCondition).
 Handler affineCompareHandler(BinaryOp op, std::uint32_t elementBytes, bool aAffine, bool bAffine);
+inline constexpr std::uint32_t affineCompareBranchOnly = 1;
 // The low bytes of a pair (an integer conversion to a narrower type).
 Handler affineTruncateHandler(std::uint32_t fromBytes, std::uint32_t toBytes);
 // The extension of a pair whose lanes do not wrap, zero- or sign-: the
@@ -198,6 +203,21 @@ Handler affineLoadHandler(std::uint32_t elementBytes, bool memoryOrder = false);
 // a varying value in memory order when every lane is active, as above.
 Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying, bool global,
                            bool memoryOrder = false);
+
+// A streamed store (spirv/lower_stream.cpp): the store through the pointer
+// pair operand[2] of op(a, b), each of a and b either loaded through the
+// pointer pair operand[0] / operand[1] (its flag) or the uniform value
+// there; scalars of `type`, 4 or 8 bytes. When the warp's lanes are one
+// run from lane 0 and each pointer steps by one element from lane to lane,
+// one pass reads the operands and writes the results, with no register in
+// between; otherwise the instructions it stands for (StreamedSteps, in
+// Instruction::data) run. Null for an operation it does not do: IAdd, ISub,
+// IMul, the bitwise ones, FAdd, FSub, FMul and FDiv it does.
+struct StreamedSteps {
+  std::array<Instruction, 4> step; // the loads, the operation, the store
+  std::uint32_t count = 0;
+};
+Handler streamedStoreHandler(BinaryOp op, Scalar type, bool aLoaded, bool bLoaded, bool global);
 
 } // namespace lanewise::runtime
 

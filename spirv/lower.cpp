@@ -416,6 +416,7 @@ runtime::KernelCode KernelLowering::run() {
   findBlockLocalValues();
   findCoalescedPhis();
   findComposedSelections();
+  findStreamedStores();
   // Registers for every result, so that phis can name values of later blocks.
   for (const Block *block : cfg_->order())
     for (const Instruction &instruction : block->instructions) {
@@ -563,7 +564,10 @@ runtime::KernelCode KernelLowering::run() {
     for (const Instruction &instruction : block.instructions) {
       if (sunk_.count(&instruction))
         continue;
+      const size_t emitted = code_.instructions.size();
       lowerInBlock(instruction);
+      if (!streamedStores_.empty())
+        fuseStreamedStore(instruction, emitted);
       if (auto sunk = sinkAfter_.find(&instruction); sunk != sinkAfter_.end())
         lowerInBlock(*sunk->second); // findCoalescedPhis
     }

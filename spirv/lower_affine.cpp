@@ -328,7 +328,32 @@ void KernelLowering::findAffineValues() {
     const uint32_t bytes = runtime::scalarSize(makeScalar(resultTypes_.at(id)));
     affinePairs_.emplace(id, allocate(3 * bytes, false));
   }
+  findBranchOnlyConditions(definedIn);
   code_.rowWarps = true;
+}
+
+// Comparisons that only the conditional branch ending their block reads
+// (a bounds test `if (i < n)`): when every lane decides alike, the branch
+// takes that decision from the warp's state and the lanes' Bools are never
+// read, so the comparison need not write them. Under checks the branch
+// reads the condition's shadow too: none there.
+void KernelLowering::findBranchOnlyConditions(
+    const std::unordered_map<uint32_t, uint32_t> &definedIn) {
+  if (checks_)
+    return;
+  std::unordered_map<uint32_t, uint32_t> uses;
+  for (uint32_t b = 0; b < cfg_->size(); ++b)
+    for (const Instruction &instruction : cfg_->order()[b]->instructions)
+      instruction.forEachIdOperand([&](uint32_t id) { ++uses[id]; });
+  for (uint32_t b = 0; b < cfg_->size(); ++b) {
+    const std::vector<Instruction> &instructions = cfg_->order()[b]->instructions;
+    if (instructions.empty() || instructions.back().opcode != spv::OpBranchConditional)
+      continue;
+    const uint32_t condition = instructions.back().idOperand(0);
+    const auto defined = definedIn.find(condition);
+    if (defined != definedIn.end() && defined->second == b && uses[condition] == 1)
+      branchOnlyConditions_.insert(condition);
+  }
 }
 
 // The operand words of `instruction` that read an affine value's pair: the
@@ -464,7 +489,8 @@ bool KernelLowering::lowerAffine(const Instruction &instruction) {
       const uint32_t bytes =
           runtime::scalarSize(makeScalar(resultTypes_.at(instruction.idOperand(0))));
       emit(runtime::affineCompareHandler(*binaryOp(instruction.opcode), bytes, aAffine, bAffine),
-           values_.at(instruction.result).offset, {a, b}, 1);
+           values_.at(instruction.result).offset, {a, b}, 1,
+           branchOnlyConditions_.count(instruction.result) ? runtime::affineCompareBranchOnly : 0);
       return true;
     }
     return false; // vloadn and vstoren: lowerVectorMemory

@@ -14,6 +14,7 @@
 //   lower_constant.cpp   constants in memory layout, constant pointers
 //   lower_affine.cpp     affine lane values (base + lane x stride) and the
 //                        loads, stores and comparisons that read them
+//   lower_stream.cpp     streamed stores: c[i] = a[i] + b[i] in one pass
 //
 // Private to those files.
 #pragma once
@@ -648,6 +649,8 @@ private:
   std::unordered_map<uint32_t, Linearity> linear_; // of affine values
   std::unordered_map<uint32_t, uint32_t> affinePairs_; // affine value -> its pair register
   std::unordered_set<uint32_t> laneForms_;             // affine values read lane by lane
+  void findBranchOnlyConditions(const std::unordered_map<uint32_t, uint32_t> &definedIn);
+  std::unordered_set<uint32_t> branchOnlyConditions_; // comparisons only their block's branch reads
   std::unordered_set<uint32_t> idVectorLoads_;         // loads of the global or local id
   std::unordered_set<uint32_t> idVectorLanes_;         // those some use reads lane by lane
   std::unordered_map<uint32_t, uint32_t> idComponentPointers_; // access chains to a component
@@ -844,6 +847,24 @@ private:
   void findComposedSelections();
   bool lowerComposedSelection(const Instruction &instruction);
   std::unordered_map<uint32_t, ComponentList> composed_;
+
+  // Stores of one lane-wise operation on values loaded for it alone, all
+  // through affine pointers in one block (lower_stream.cpp): lowered as
+  // usual, then replaced by one instruction that streams the operands
+  // through the operation into the stored elements when the warp's lanes
+  // are all one run, and runs the lowered instructions otherwise.
+  struct StreamedStore {
+    std::vector<uint32_t> loads; // one or two, in the block's order
+    uint32_t operation = 0;      // its result
+    spv::Op opcode = spv::OpNop; // and what it does, to values of this type
+    uint32_t type = 0;
+  };
+  void findStreamedStores();
+  void fuseStreamedStore(const Instruction &original, size_t emittedFrom);
+  std::unordered_map<const Instruction *, StreamedStore> streamedStores_; // by the store
+  // Each member's emitted instructions, [first, end) in code_.instructions
+  // (keys: the members).
+  std::unordered_map<uint32_t, std::pair<size_t, size_t>> streamedEmitted_;
 
   // Whether a result is bound when lowered rather than given registers.
   bool boundWhenLowered(const Instruction &instruction) const {

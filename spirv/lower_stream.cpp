@@ -1,0 +1,177 @@
+// Streamed stores: `c[i] = a[i] + b[i]` as one pass over memory
+// (runtime/exec_affine.cpp, streamedStoreHandler).
+#include "spirv/lowering.h"
+
+#include <algorithm>
+
+namespace lanewise::spirv::lowering {
+
+namespace {
+
+// The lane-wise operations a streamed store applies: those whose result
+// is of the operands' type and that cannot trap.
+bool streamable(spv::Op opcode) {
+  switch (opcode) {
+  case spv::OpIAdd:
+  case spv::OpISub:
+  case spv::OpIMul:
+  case spv::OpBitwiseAnd:
+  case spv::OpBitwiseOr:
+  case spv::OpBitwiseXor:
+  case spv::OpFAdd:
+  case spv::OpFSub:
+  case spv::OpFMul:
+  case spv::OpFDiv:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+// An OpStore through an affine pointer of a scalar V = op(x, y), where op
+// is streamable, V has no other use, and each of x and y is either a
+// uniform value or an OpLoad through an affine pointer that nothing else
+// reads (at least one is). All of it in one block, and between the first
+// load and the store only instructions that compute affine pairs: nothing
+// that writes memory, so the loads may move down to the store, and
+// nothing that takes registers from the pool, so the registers of the
+// loads and of V stay theirs until the store. Not under checks, which
+// follow each instruction.
+void KernelLowering::findStreamedStores() {
+  if (checks_ || affinePairs_.empty())
+    return;
+  std::unordered_map<uint32_t, uint32_t> uses;
+  for (uint32_t b = 0; b < cfg_->size(); ++b)
+    for (const Instruction &instruction : cfg_->order()[b]->instructions)
+      if (!isDead(instruction))
+        instruction.forEachIdOperand([&](uint32_t id) { ++uses[id]; });
+  auto pairOnly = [&](uint32_t id) { return affinePairs_.count(id) && !laneForms_.count(id); };
+  for (uint32_t b = 0; b < cfg_->size(); ++b) {
+    const std::vector<Instruction> &instructions = cfg_->order()[b]->instructions;
+    std::unordered_map<uint32_t, size_t> position; // results of the block
+    for (size_t i = 0; i < instructions.size(); ++i)
+      if (instructions[i].result)
+        position[instructions[i].result] = i;
+    // The instruction at i defines `id` in this block, and only one use reads it.
+    auto soleLocal = [&](uint32_t id) -> const Instruction * {
+      const auto it = position.find(id);
+      if (it == position.end() || uses[id] != 1 || memoryOrder_.count(id) || dead_.count(id) ||
+          sunk_.count(&instructions[it->second]) || sinkAfter_.count(&instructions[it->second]))
+        return nullptr;
+      return &instructions[it->second];
+    };
+    for (size_t s = 0; s < instructions.size(); ++s) {
+      const Instruction &store = instructions[s];
+      if (store.opcode != spv::OpStore || isDead(store) || !pairAddressed(store) ||
+          sunk_.count(&store) || sinkAfter_.count(&store))
+        continue;
+      const Instruction *operation = soleLocal(store.idOperand(1));
+      if (!operation || !streamable(operation->opcode) || !uniformity_.isVarying(operation->result))
+        continue;
+      Scalar scalar;
+      uint32_t components = 0;
+      if (!scalarForm(operation->resultType, scalar, components) || components != 1 ||
+          runtime::scalarSize(scalar) < 4 || runtime::scalarSize(scalar) > 8)
+        continue;
+      StreamedStore group{{}, operation->result, operation->opcode, operation->resultType};
+      bool fits = true;
+      for (uint32_t k = 0; k < 2 && fits; ++k) {
+        const uint32_t id = operation->idOperand(k);
+        const Instruction *load = soleLocal(id);
+        if (load && load->opcode == spv::OpLoad && pairAddressed(*load) &&
+            load->resultType == operation->resultType)
+          group.loads.push_back(id);
+        else
+          fits = !uniformity_.isVarying(id) && !affinePairs_.count(id);
+      }
+      if (!fits || group.loads.empty())
+        continue;
+      std::sort(group.loads.begin(), group.loads.end(),
+                [&](uint32_t x, uint32_t y) { return position.at(x) < position.at(y); });
+      const size_t first = position.at(group.loads.front());
+      for (size_t i = first + 1; i < s && fits; ++i) {
+        const Instruction &between = instructions[i];
+        const bool member = between.result == operation->result ||
+                            std::count(group.loads.begin(), group.loads.end(), between.result);
+        fits = member || isDead(between) ||
+               (between.result && pairOnly(between.result) && !sunk_.count(&between) &&
+                !sinkAfter_.count(&between));
+      }
+      if (!fits)
+        continue;
+      for (uint32_t id : group.loads)
+        streamedEmitted_[id] = {};
+      streamedEmitted_[operation->result] = {};
+      streamedStores_.emplace(&store, std::move(group));
+    }
+  }
+}
+
+// After `original` is lowered (its instructions from `emittedFrom` on):
+// notes where a member of a streamed store went, and at the store,
+// replaces the members' instructions with the streamed store. A member
+// that took other than one instruction leaves the store as it is.
+void KernelLowering::fuseStreamedStore(const Instruction &original, size_t emittedFrom) {
+  const size_t emittedEnd = code_.instructions.size();
+  if (auto member = streamedEmitted_.find(original.result); member != streamedEmitted_.end()) {
+    member->second = {emittedFrom, emittedEnd};
+    return;
+  }
+  const auto group = streamedStores_.find(&original);
+  if (group == streamedStores_.end() || emittedEnd != emittedFrom + 1)
+    return;
+  std::vector<size_t> at; // the loads, the operation, the store
+  for (uint32_t id : group->second.loads)
+    at.push_back(streamedEmitted_[id].first);
+  at.push_back(streamedEmitted_[group->second.operation].first);
+  at.push_back(emittedFrom);
+  for (size_t k = 0; k + 1 < at.size(); ++k) {
+    const uint32_t id =
+        k < group->second.loads.size() ? group->second.loads[k] : group->second.operation;
+    const auto [first, end] = streamedEmitted_[id];
+    if (end != first + 1)
+      return;
+  }
+  auto table = std::make_shared<runtime::StreamedSteps>();
+  for (size_t i : at)
+    table->step[table->count++] = code_.instructions[i];
+  const runtime::Instruction &operation = table->step[table->count - 2];
+  const runtime::Instruction &store = table->step[table->count - 1];
+  if (store.operand[1] != operation.result)
+    return;
+  // Each operand of the operation: the pointer pair of its load, or its
+  // uniform register.
+  bool loaded[2] = {};
+  uint32_t operand[2] = {operation.operand[0], operation.operand[1]};
+  for (size_t k = 0; k < group->second.loads.size(); ++k) {
+    const runtime::Instruction &load = table->step[k];
+    for (uint32_t j = 0; j < 2; ++j)
+      if (!loaded[j] && operation.operand[j] == load.result) {
+        loaded[j] = true;
+        operand[j] = load.operand[0];
+        break;
+      }
+  }
+  if (std::count(loaded, loaded + 2, true) !=
+      static_cast<std::ptrdiff_t>(group->second.loads.size()))
+    return;
+  const runtime::Handler handler = runtime::streamedStoreHandler(
+      *binaryOp(group->second.opcode), makeScalar(group->second.type), loaded[0], loaded[1],
+      pointsToGlobal(original.idOperand(0), original));
+  if (!handler)
+    return;
+  runtime::Instruction streamed = store;
+  streamed.handler = handler;
+  streamed.operand[0] = operand[0];
+  streamed.operand[1] = operand[1];
+  streamed.operand[2] = store.operand[0];
+  streamed.data = table.get();
+  code_.tables.push_back(table);
+  for (auto i = at.rbegin(); i != at.rend(); ++i)
+    code_.instructions.erase(code_.instructions.begin() + static_cast<std::ptrdiff_t>(*i));
+  code_.instructions.push_back(streamed);
+}
+
+} // namespace lanewise::spirv::lowering

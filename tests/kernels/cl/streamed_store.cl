@@ -1,0 +1,92 @@
+// Stores of one lane-wise operation on values loaded for it alone, all
+// through pointers that step by one element from work-item to work-item:
+// Lanewise runs each as one pass over memory when a warp's work-items all
+// take part (spirv/lower_stream.cpp, runtime/exec_affine.cpp), and as its
+// loads, operation and store otherwise. The expected results follow the
+// OpenCL C operators, computed in tests/kernels/streamed_store_test.cpp.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+// Every operation of both operands loaded.
+#define BINARY(T, NAME, OP)                                                                        \
+  kernel void NAME##_##T(global const T *a, global const T *b, global T *c) {                      \
+    const size_t i = get_global_id(0);                                                             \
+    c[i] = a[i] OP b[i];                                                                           \
+  }
+
+#define STREAMED(T)                                                                                \
+  BINARY(T, add, +)                                                                                \
+  BINARY(T, sub, -)                                                                                \
+  BINARY(T, mul, *)                                                                                \
+  /* A bounds test: the last warp's work-items from n on skip the store. */                      \
+  kernel void bounded_##T(global const T *a, global const T *b, global T *c, uint n) {            \
+    const size_t i = get_global_id(0);                                                             \
+    if (i < n)                                                                                     \
+      c[i] = b[i] - a[i];                                                                          \
+  }                                                                                                \
+  /* A uniform operand on either side. */                                                          \
+  kernel void scaled_##T(global const T *a, T k, global T *c) {                                   \
+    const size_t i = get_global_id(0);                                                             \
+    c[i] = k * a[i];                                                                               \
+  }                                                                                                \
+  kernel void offset_##T(global const T *a, T k, global T *c) {                                   \
+    const size_t i = get_global_id(0);                                                             \
+    c[i] = a[i] - k;                                                                               \
+    c[i + get_global_size(0)] = k - a[i];                                                          \
+  }                                                                                                \
+  /* The result over one of the operands. */                                                       \
+  kernel void in_place_##T(global T *c, global const T *b) {                                      \
+    const size_t i = get_global_id(0);                                                             \
+    c[i] = c[i] + b[i];                                                                            \
+  }                                                                                                \
+  /* Operands and result at other offsets (not aligned alike). */                                  \
+  kernel void shifted_##T(global const T *a, global const T *b, global T *c) {                    \
+    const size_t i = get_global_id(0);                                                             \
+    c[i + 3] = a[i + 1] * b[i + 2];                                                                \
+  }                                                                                                \
+  /* Some work-items of each warp only. */                                                         \
+  kernel void divergent_##T(global const T *a, global const T *b, global T *c) {                  \
+    const size_t i = get_global_id(0);                                                             \
+    if (i % 3 != 1)                                                                                \
+      c[i] = a[i] + b[i];                                                                          \
+  }                                                                                                \
+  /* A stride of two elements for one operand and the result. */                                  \
+  kernel void strided_##T(global const T *a, global const T *b, global T *c) {                    \
+    const size_t i = get_global_id(0);                                                             \
+    c[2 * i] = a[2 * i] - b[i];                                                                    \
+  }                                                                                                \
+  /* An operand read again: the load is not the operation's alone. */                            \
+  kernel void reread_##T(global const T *a, global const T *b, global T *c) {                     \
+    const size_t i = get_global_id(0);                                                             \
+    const T x = a[i];                                                                              \
+    c[i] = x + b[i];                                                                               \
+    c[i + get_global_size(0)] = x * b[i];                                                          \
+  }                                                                                                \
+  /* Rows of a 2D range: in a warp of several rows, one run of elements */                      \
+  /* a row, or one for the warp when the rows are as wide as the range. */                        \
+  kernel void grid_##T(global const T *a, global const T *b, global T *c, uint width) {          \
+    const size_t x = get_global_id(0), y = get_global_id(1);                                       \
+    c[y * width + x] = a[y * width + x] * b[y * width + x];                                        \
+  }                                                                                                \
+  /* Into __local memory, read back reversed after a barrier. */                                  \
+  kernel void local_##T(global const T *a, global const T *b, global T *c, local T *scratch) {    \
+    const size_t i = get_global_id(0), l = get_local_id(0), n = get_local_size(0);                 \
+    scratch[l] = a[i] - b[i];                                                                      \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    c[i] = scratch[n - 1 - l];                                                                     \
+  }
+
+STREAMED(int)
+STREAMED(uint)
+STREAMED(long)
+STREAMED(ulong)
+STREAMED(float)
+STREAMED(double)
+
+BINARY(float, div, /)
+BINARY(double, div, /)
+BINARY(uint, and, &)
+BINARY(uint, or, |)
+BINARY(uint, xor, ^)
+BINARY(ulong, and, &)
+BINARY(ulong, or, |)
+BINARY(ulong, xor, ^)
