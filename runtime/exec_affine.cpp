@@ -421,6 +421,12 @@ template <std::uint32_t Bytes> struct Memory {
     std::uint32_t done = 0;
 #if defined(__SSE2__)
     // Vectors at a stride other than their size (vload4(4 * i + k, p)).
+    // When the lanes' vectors share lines, the load that starts each line
+    // (k = 0) asks for the next warps' lines, as a contiguous load does.
+    const std::uint64_t size = std::uint64_t(components) * Bytes;
+    if (s.dense && components > 1 && p.stride > size && p.stride <= 64 &&
+        reinterpret_cast<std::uintptr_t>(base) % 64 < size)
+      prefetchFollowing(base, std::size_t(n) * p.stride);
     if (s.dense && components > 1)
       done = transposeBlocks<Bytes, false>(r, const_cast<std::byte *>(base), components, n, w,
                                            std::int64_t(p.stride));
