@@ -54,7 +54,8 @@ void KernelLowering::findStreamedStores() {
     for (size_t i = 0; i < instructions.size(); ++i)
       if (instructions[i].result)
         position[instructions[i].result] = i;
-    // The instruction at i defines `id` in this block, and only one use reads it.
+    // The instruction of this block that defines `id`, when one use alone
+    // reads it; else null.
     auto soleLocal = [&](uint32_t id) -> const Instruction * {
       const auto it = position.find(id);
       if (it == position.end() || uses[id] != 1 || memoryOrder_.count(id) || dead_.count(id) ||
