@@ -1,7 +1,7 @@
 // The launch shapes of the kernel tests of whole-warp fast paths (memory
-// order, composed shuffles): whole warps; groups that do not fill a warp
-// or leave a partial last one; groups of one and of eight work-items
-// sharing warps; a global offset.
+// order, composed shuffles, streamed stores): whole warps; groups that do
+// not fill a warp or leave a partial last one; groups of one and of eight
+// work-items sharing warps; a global offset.
 #pragma once
 
 #include <cstddef>
