@@ -580,7 +580,8 @@ template <std::uint32_t Bytes> struct Memory {
 
 // A streamed store: c[x] = op(a[x], b[x]) over the warp's lanes, each
 // operand loaded (L) or uniform, in one pass. Lanes that are not one run
-// from lane 0, a pointer that does not step by one element, or a result
+// from lane 0, a pointer that does not step by one element or is not
+// aligned to it (a packed struct's member), or a result
 // that overlaps an operand other than exactly (c[i] = c[i] + b[i]) run the
 // steps instead: the loads of all lanes before any store, as the lanes
 // run in lockstep.
@@ -591,7 +592,8 @@ void streamedStore(const Instruction &in, ExecutionState &s) {
   auto elements = [&](std::uint32_t operand, T *&at) {
     const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, operand);
     at = reinterpret_cast<T *>(p.base);
-    return p.stride == sizeof(T) && (n <= s.rowLanes || rowsContinue(s, p));
+    return p.stride == sizeof(T) && p.base % alignof(T) == 0 &&
+           (n <= s.rowLanes || rowsContinue(s, p));
   };
   T *c = nullptr, *a = nullptr, *b = nullptr;
   bool streams = s.dense && n && elements(in.operand[2], c);
