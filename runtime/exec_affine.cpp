@@ -18,6 +18,7 @@
 #include "runtime/shapes.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -652,6 +653,68 @@ void streamedStore(const Instruction &in, ExecutionState &s) {
     c[x] = binary_ops::apply<T, Op>(AL ? a[x] : ua, BL ? b[x] : ub);
 }
 
+// A record store's records written whole in one pass past the caches
+// (recordStoreHandler), or false when the warp, the launch or the members'
+// pointers do not allow it.
+bool writeRecords(const RecordSteps &record, ExecutionState &s) {
+#if defined(__SSE2__)
+  const std::uint32_t n = s.span;
+  if (!s.streamingStores || !s.dense || n == 0 || handlerIsa() != Isa::Avx2)
+    return false;
+  std::uint64_t recordBytes = 0;
+  for (const Instruction &store : record.stores)
+    recordBytes += std::uint64_t(store.components) * 4;
+  // The members by address: each must start where the one before it ends.
+  std::array<std::pair<std::uint64_t, const Instruction *>, maxRecordElements> parts;
+  std::uint32_t members = 0;
+  for (const Instruction &store : record.stores) {
+    const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, store.operand[0]);
+    if (p.stride != recordBytes || !(n <= s.rowLanes || rowsContinue(s, p)))
+      return false;
+    parts[members++] = {p.base, &store};
+  }
+  std::sort(parts.begin(), parts.begin() + members,
+            [](const auto &x, const auto &y) { return x.first < y.first; });
+  std::array<const std::uint32_t *, maxRecordElements> rows{};
+  std::uint32_t elements = 0;
+  for (std::uint32_t k = 0; k < members; ++k) {
+    const Instruction &store = *parts[k].second;
+    if (parts[k].first != parts[0].first + std::uint64_t(elements) * 4)
+      return false;
+    const auto *value = s.reg<const std::uint32_t>(store.operand[1]);
+    for (std::uint32_t c = 0; c < store.components; ++c)
+      rows[elements++] = value + std::size_t(c) * s.width;
+  }
+  auto *base = reinterpret_cast<std::byte *>(parts[0].first);
+  if (reinterpret_cast<std::uintptr_t>(base) % 16 != 0 || recordBytes % 16 != 0)
+    return false;
+  const std::uint32_t done =
+      streamRecords8(base, rows.data(), elements / 4, n, std::int64_t(recordBytes));
+  for (std::uint32_t l = done; l < n; ++l)
+    for (std::uint32_t e = 0; e < elements; ++e)
+      std::memcpy(base + l * recordBytes + e * 4, rows[e] + l, 4);
+  _mm_sfence();
+  return true;
+#else
+  (void)record;
+  (void)s;
+  return false;
+#endif
+}
+
+// The members' addresses, then their records whole or their stores one
+// after another. The addresses write only their own pair registers, which
+// only their own stores read, so computing all of them first changes
+// nothing.
+void recordStore(const Instruction &in, ExecutionState &s) {
+  const auto &record = *static_cast<const RecordSteps *>(in.data);
+  for (const Instruction &step : record.addresses)
+    step.handler(step, s);
+  if (!writeRecords(record, s))
+    for (const Instruction &store : record.stores)
+      store.handler(store, s);
+}
+
 } // namespace
 
 Handler affineArithmeticHandler(AffineOp op, std::uint32_t elementBytes, bool aAffine,
@@ -818,5 +881,7 @@ Handler streamedStoreHandler(BinaryOp op, Scalar type, bool aLoaded, bool bLoade
     return nullptr;
   }
 }
+
+Handler recordStoreHandler() { return forIsa<&recordStore>(); }
 
 } // namespace lanewise::runtime

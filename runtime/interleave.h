@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -57,54 +58,93 @@ template <std::uint32_t S> inline void transpose(__m128i *v) {
   }
 }
 
+// The 4 x 4 transposition of 32-bit elements in each 128-bit half of
+// four 256-bit registers at once.
+[[gnu::target("avx2")]] inline void transposeHalves(__m256i *v) {
+  const __m256i ab0 = _mm256_unpacklo_epi32(v[0], v[1]), cd0 = _mm256_unpacklo_epi32(v[2], v[3]);
+  const __m256i ab1 = _mm256_unpackhi_epi32(v[0], v[1]), cd1 = _mm256_unpackhi_epi32(v[2], v[3]);
+  v[0] = _mm256_unpacklo_epi64(ab0, cd0);
+  v[1] = _mm256_unpackhi_epi64(ab0, cd0);
+  v[2] = _mm256_unpacklo_epi64(ab1, cd1);
+  v[3] = _mm256_unpackhi_epi64(ab1, cd1);
+}
+
 // Eight lanes of 4 x 32-bit vectors at a time in 256-bit registers: lanes
 // k and k + 4 share register k (low and high half), so that the 4 x 4
 // transposition of both halves at once leaves component c of the eight
 // lanes in register c. Half as many shuffles and register stores as
 // transpose<4>. Lanes [0, result), in blocks of 8; only where the
-// processor has AVX2 (handlerIsa()).
-template <bool Store>
+// processor has AVX2 (handlerIsa()). Addresses are stepped, not
+// multiplied: a block's lanes are at memory + {0, 1, 2, 3} x laneBytes and
+// 4 x laneBytes further, its component rows at rows + {0, 1, 2, 3} x w.
+template <bool Store, typename Components>
 [[gnu::target("avx2")]] inline std::uint32_t
-transposeBlocks8(std::uint32_t *r, std::byte *base, std::uint32_t components, std::uint32_t lanes,
+transposeBlocks8(std::uint32_t *r, std::byte *base, Components components, std::uint32_t lanes,
                  std::uint32_t w, std::int64_t laneBytes) {
-  std::int64_t laneOffset[8];
-  for (std::uint32_t k = 0; k < 8; ++k)
-    laneOffset[k] = std::int64_t(k) * laneBytes;
-  std::byte *memory = base;
-  std::uint32_t *registers = r;
+  const std::int64_t lane1 = laneBytes, lane3 = 3 * laneBytes, lane4 = 4 * laneBytes;
+  const std::size_t row1 = std::size_t(w) * 4, row3 = 3 * row1, row4 = 4 * row1;
   std::uint32_t first = 0;
-  for (; first + 8 <= lanes; first += 8, memory += 8 * laneBytes, registers += 8)
-    for (std::uint32_t j = 0; j < components; j += 4) {
-      std::byte *vectors = memory + std::size_t(j) * 4;
-      std::uint32_t *rows = registers + std::size_t(j) * w;
-      auto inMemory = [&](std::uint32_t k) {
-        return reinterpret_cast<__m128i *>(vectors + laneOffset[k]);
-      };
-      auto inRegister = [&](std::uint32_t k) {
-        return reinterpret_cast<__m256i *>(rows + std::size_t(k) * w);
-      };
+  for (; first + 8 <= lanes; first += 8, base += 2 * lane4, r += 8) {
+    std::byte *vectors = base;
+    auto *rows = reinterpret_cast<std::byte *>(r);
+    for (std::uint32_t j = 0; j < std::uint32_t(components); j += 4, vectors += 16, rows += row4) {
+      std::byte *const high = vectors + lane4;
+      std::byte *const inMemory[8] = {
+          vectors, vectors + lane1, vectors + 2 * lane1, vectors + lane3,
+          high,    high + lane1,    high + 2 * lane1,    high + lane3};
+      std::byte *const inRegister[4] = {rows, rows + row1, rows + 2 * row1, rows + row3};
       __m256i v[4];
       for (std::uint32_t k = 0; k < 4; ++k)
-        v[k] = Store ? _mm256_loadu_si256(inRegister(k))
-                     : _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128(inMemory(k))),
-                                               _mm_loadu_si128(inMemory(k + 4)), 1);
-      const __m256i ab0 = _mm256_unpacklo_epi32(v[0], v[1]),
-                    cd0 = _mm256_unpacklo_epi32(v[2], v[3]);
-      const __m256i ab1 = _mm256_unpackhi_epi32(v[0], v[1]),
-                    cd1 = _mm256_unpackhi_epi32(v[2], v[3]);
-      v[0] = _mm256_unpacklo_epi64(ab0, cd0);
-      v[1] = _mm256_unpackhi_epi64(ab0, cd0);
-      v[2] = _mm256_unpacklo_epi64(ab1, cd1);
-      v[3] = _mm256_unpackhi_epi64(ab1, cd1);
+        v[k] = Store ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(inRegister[k]))
+                     : _mm256_inserti128_si256(
+                           _mm256_castsi128_si256(
+                               _mm_loadu_si128(reinterpret_cast<const __m128i *>(inMemory[k]))),
+                           _mm_loadu_si128(reinterpret_cast<const __m128i *>(inMemory[k + 4])), 1);
+      transposeHalves(v);
       for (std::uint32_t k = 0; k < 4; ++k) {
         if constexpr (Store) {
-          _mm_storeu_si128(inMemory(k), _mm256_castsi256_si128(v[k]));
-          _mm_storeu_si128(inMemory(k + 4), _mm256_extracti128_si256(v[k], 1));
+          _mm_storeu_si128(reinterpret_cast<__m128i *>(inMemory[k]), _mm256_castsi256_si128(v[k]));
+          _mm_storeu_si128(reinterpret_cast<__m128i *>(inMemory[k + 4]),
+                           _mm256_extracti128_si256(v[k], 1));
         } else {
-          _mm256_storeu_si256(inRegister(k), v[k]);
+          _mm256_storeu_si256(reinterpret_cast<__m256i *>(inRegister[k]), v[k]);
         }
       }
     }
+  }
+  return first;
+}
+
+// Lanes [0, result) of records of 32-bit elements, in blocks of 8: lane
+// l's record, at base + l x laneBytes, is elements 0 .. 4 x chunks - 1, and
+// element e of lane l is rows[e][l]. Each record is written whole, 16
+// bytes at a time past the caches (base and laneBytes multiples of 16; the
+// caller orders the stores with _mm_sfence), as transposeBlocks8 stores a
+// vector: lanes k and k + 4 of four rows in register k. Only where the
+// processor has AVX2.
+[[gnu::target("avx2")]] inline std::uint32_t
+streamRecords8(std::byte *base, const std::uint32_t *const *rows, std::uint32_t chunks,
+               std::uint32_t lanes, std::int64_t laneBytes) {
+  const std::int64_t lane1 = laneBytes, lane3 = 3 * laneBytes, lane4 = 4 * laneBytes;
+  std::uint32_t first = 0;
+  for (; first + 8 <= lanes; first += 8, base += 2 * lane4) {
+    std::byte *chunk = base;
+    for (std::uint32_t q = 0; q < chunks; ++q, chunk += 16) {
+      const std::uint32_t *const *row = rows + 4 * q;
+      __m256i v[4];
+      for (std::uint32_t k = 0; k < 4; ++k)
+        v[k] = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(row[k] + first));
+      transposeHalves(v);
+      std::byte *const high = chunk + lane4;
+      std::byte *const inMemory[8] = {chunk, chunk + lane1, chunk + 2 * lane1, chunk + lane3,
+                                      high,  high + lane1,  high + 2 * lane1,  high + lane3};
+      for (std::uint32_t k = 0; k < 4; ++k) {
+        _mm_stream_si128(reinterpret_cast<__m128i *>(inMemory[k]), _mm256_castsi256_si128(v[k]));
+        _mm_stream_si128(reinterpret_cast<__m128i *>(inMemory[k + 4]),
+                         _mm256_extracti128_si256(v[k], 1));
+      }
+    }
+  }
   return first;
 }
 
@@ -127,7 +167,11 @@ inline std::uint32_t transposeBlocks(BitsT<Bytes> *r, std::byte *base, std::uint
     std::uint32_t first = 0;
     if constexpr (S == 4 && !Stream)
       if (handlerIsa() == Isa::Avx2) {
-        first = transposeBlocks8<Store>(r, base, components, lanes, w, laneBytes);
+        // Four components (float4, int4) with the count known at compile time.
+        first = components == 4
+                    ? transposeBlocks8<Store>(r, base, std::integral_constant<std::uint32_t, 4>(),
+                                              lanes, w, laneBytes)
+                    : transposeBlocks8<Store>(r, base, components, lanes, w, laneBytes);
         r += first;
         base += first * laneBytes;
         lanes -= first;

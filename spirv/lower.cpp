@@ -417,6 +417,7 @@ runtime::KernelCode KernelLowering::run() {
   findCoalescedPhis();
   findComposedSelections();
   findStreamedStores();
+  findRecordStores();
   // Registers for every result, so that phis can name values of later blocks.
   for (const Block *block : cfg_->order())
     for (const Instruction &instruction : block->instructions) {
@@ -565,6 +566,17 @@ runtime::KernelCode KernelLowering::run() {
       if (sunk_.count(&instruction))
         continue;
       const size_t emitted = code_.instructions.size();
+      if (auto record = recordStores_.find(&instruction); record != recordStores_.end()) {
+        std::vector<size_t> memberEnds;
+        for (const Instruction *member : record->second) {
+          lowerInBlock(*member);
+          memberEnds.push_back(code_.instructions.size());
+        }
+        lowerInBlock(instruction);
+        memberEnds.push_back(code_.instructions.size());
+        fuseRecordStore(emitted, memberEnds);
+        continue;
+      }
       lowerInBlock(instruction);
       if (!streamedStores_.empty())
         fuseStreamedStore(instruction, emitted);

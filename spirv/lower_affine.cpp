@@ -341,10 +341,7 @@ void KernelLowering::findBranchOnlyConditions(
     const std::unordered_map<uint32_t, uint32_t> &definedIn) {
   if (checks_)
     return;
-  std::unordered_map<uint32_t, uint32_t> uses;
-  for (uint32_t b = 0; b < cfg_->size(); ++b)
-    for (const Instruction &instruction : cfg_->order()[b]->instructions)
-      instruction.forEachIdOperand([&](uint32_t id) { ++uses[id]; });
+  std::unordered_map<uint32_t, uint32_t> uses = liveUses();
   for (uint32_t b = 0; b < cfg_->size(); ++b) {
     const std::vector<Instruction> &instructions = cfg_->order()[b]->instructions;
     if (instructions.empty() || instructions.back().opcode != spv::OpBranchConditional)

@@ -28,6 +28,44 @@ bool streamable(spv::Op opcode) {
   }
 }
 
+// Instructions a store may be moved down past: they read no memory, write
+// none, and cannot trap or stop the work-item.
+bool effectFree(spv::Op opcode) {
+  if (isConversion(opcode))
+    return true;
+  switch (opcode) {
+  case spv::OpVectorShuffle:
+  case spv::OpCompositeConstruct:
+  case spv::OpCompositeExtract:
+  case spv::OpCompositeInsert:
+  case spv::OpCopyObject:
+  case spv::OpSelect:
+  case spv::OpIAdd:
+  case spv::OpISub:
+  case spv::OpIMul:
+  case spv::OpSNegate:
+  case spv::OpFAdd:
+  case spv::OpFSub:
+  case spv::OpFMul:
+  case spv::OpFNegate:
+  case spv::OpBitwiseAnd:
+  case spv::OpBitwiseOr:
+  case spv::OpBitwiseXor:
+  case spv::OpNot:
+  case spv::OpShiftLeftLogical:
+  case spv::OpShiftRightLogical:
+  case spv::OpShiftRightArithmetic:
+  case spv::OpPtrCastToGeneric:
+  case spv::OpAccessChain:
+  case spv::OpInBoundsAccessChain:
+  case spv::OpPtrAccessChain:
+  case spv::OpInBoundsPtrAccessChain:
+    return true;
+  default:
+    return false;
+  }
+}
+
 } // namespace
 
 // An OpStore through an affine pointer of a scalar V = op(x, y), where op
@@ -42,11 +80,7 @@ bool streamable(spv::Op opcode) {
 void KernelLowering::findStreamedStores() {
   if (checks_ || affinePairs_.empty())
     return;
-  std::unordered_map<uint32_t, uint32_t> uses;
-  for (uint32_t b = 0; b < cfg_->size(); ++b)
-    for (const Instruction &instruction : cfg_->order()[b]->instructions)
-      if (!isDead(instruction))
-        instruction.forEachIdOperand([&](uint32_t id) { ++uses[id]; });
+  std::unordered_map<uint32_t, uint32_t> uses = liveUses();
   auto pairOnly = [&](uint32_t id) { return affinePairs_.count(id) && !laneForms_.count(id); };
   for (uint32_t b = 0; b < cfg_->size(); ++b) {
     const std::vector<Instruction> &instructions = cfg_->order()[b]->instructions;
@@ -124,17 +158,15 @@ void KernelLowering::fuseStreamedStore(const Instruction &original, size_t emitt
   if (group == streamedStores_.end() || emittedEnd != emittedFrom + 1)
     return;
   std::vector<size_t> at; // the loads, the operation, the store
-  for (uint32_t id : group->second.loads)
-    at.push_back(streamedEmitted_[id].first);
-  at.push_back(streamedEmitted_[group->second.operation].first);
-  at.push_back(emittedFrom);
-  for (size_t k = 0; k + 1 < at.size(); ++k) {
-    const uint32_t id =
-        k < group->second.loads.size() ? group->second.loads[k] : group->second.operation;
+  std::vector<uint32_t> members = group->second.loads;
+  members.push_back(group->second.operation);
+  for (uint32_t id : members) {
     const auto [first, end] = streamedEmitted_[id];
     if (end != first + 1)
       return;
+    at.push_back(first);
   }
+  at.push_back(emittedFrom);
   auto table = std::make_shared<runtime::StreamedSteps>();
   for (size_t i : at)
     table->step[table->count++] = code_.instructions[i];
@@ -173,6 +205,115 @@ void KernelLowering::fuseStreamedStore(const Instruction &original, size_t emitt
   for (auto i = at.rbegin(); i != at.rend(); ++i)
     code_.instructions.erase(code_.instructions.begin() + static_cast<std::ptrdiff_t>(*i));
   code_.instructions.push_back(streamed);
+}
+
+// Runs of stores through affine pointers to global memory of varying
+// 32-bit scalars or vectors (OpStore, vstoren), up to a record of
+// runtime::maxRecordElements elements in whole 16-byte parts, with nothing
+// between one and the next but instructions that are effect-free (above)
+// or shuffles: the earlier ones may then move down to the last, and the
+// run may store each work-item's record in one pass (runtime::
+// recordStoreHandler), which the pointers' values decide at run time. Not
+// under checks, and not where another rearrangement has a member.
+void KernelLowering::findRecordStores() {
+  if (checks_ || affinePairs_.empty())
+    return;
+  // The stored value of a member, or 0.
+  auto memberValue = [&](const Instruction &instruction) -> uint32_t {
+    if (isDead(instruction) || !pairAddressed(instruction) || sunk_.count(&instruction) ||
+        sinkAfter_.count(&instruction) || streamedStores_.count(&instruction))
+      return 0;
+    uint32_t value = 0, pointer = 0;
+    if (instruction.opcode == spv::OpStore) {
+      value = instruction.idOperand(1);
+      pointer = instruction.idOperand(0);
+    } else if (openclStdNumber(instruction) == OpenCLLIB::Vstoren) {
+      value = instruction.idOperand(2);
+      pointer = instruction.idOperand(4);
+    } else {
+      return 0;
+    }
+    Scalar scalar;
+    uint32_t components = 0;
+    if (!uniformity_.isVarying(value) || memoryOrder_.count(value) || !resultTypes_.count(value) ||
+        !scalarForm(resultTypes_.at(value), scalar, components) ||
+        runtime::scalarSize(scalar) != 4 || !pointsToGlobal(pointer, instruction))
+      return 0;
+    return value;
+  };
+  auto movable = [&](const Instruction &instruction) {
+    if (isDead(instruction))
+      return true;
+    if (sunk_.count(&instruction) || sinkAfter_.count(&instruction))
+      return false;
+    if (instruction.opcode == spv::OpExtInst) {
+      const auto number = openclStdNumber(instruction);
+      return number == OpenCLLIB::Shuffle || number == OpenCLLIB::Shuffle2;
+    }
+    return instruction.result && effectFree(instruction.opcode);
+  };
+  for (uint32_t b = 0; b < cfg_->size(); ++b) {
+    const std::vector<Instruction> &instructions = cfg_->order()[b]->instructions;
+    std::vector<const Instruction *> run;
+    uint32_t runElements = 0;
+    auto close = [&] {
+      if (run.size() >= 2 && runElements % 4 == 0) {
+        const Instruction *last = run.back();
+        run.pop_back();
+        for (const Instruction *member : run)
+          sunk_.insert(member);
+        recordStores_.emplace(last, std::move(run));
+      }
+      run.clear();
+      runElements = 0;
+    };
+    for (const Instruction &instruction : instructions) {
+      if (const uint32_t value = memberValue(instruction)) {
+        Scalar scalar;
+        uint32_t components = 0;
+        scalarForm(resultTypes_.at(value), scalar, components);
+        if (runElements + components > runtime::maxRecordElements)
+          close();
+        run.push_back(&instruction);
+        runElements += components;
+      } else if (!movable(instruction)) {
+        close();
+      }
+    }
+    close();
+  }
+}
+
+// After the members of a record store are lowered (member k's
+// instructions end at memberEnds[k], the first starts at emittedFrom):
+// replaces them with the record store when each member is its store,
+// perhaps after the computation of its pointer pair.
+void KernelLowering::fuseRecordStore(size_t emittedFrom, const std::vector<size_t> &memberEnds) {
+  auto record = std::make_shared<runtime::RecordSteps>();
+  size_t from = emittedFrom;
+  for (size_t end : memberEnds) {
+    if (end == from || end > from + 2)
+      return;
+    const runtime::Instruction &store = code_.instructions[end - 1];
+    if (store.handler != runtime::affineStoreHandler(4, true, true))
+      return;
+    if (end == from + 2) {
+      const runtime::Instruction &address = code_.instructions[from];
+      if (address.result != store.operand[0])
+        return;
+      record->addresses.push_back(address);
+    }
+    record->stores.push_back(store);
+    from = end;
+  }
+  runtime::Instruction fused;
+  fused.handler = runtime::recordStoreHandler();
+  fused.data = record.get();
+  fused.family = record->stores.back().family;
+  code_.tables.push_back(record);
+  code_.instructions.erase(code_.instructions.begin() + static_cast<std::ptrdiff_t>(emittedFrom),
+                           code_.instructions.end());
+  code_.instructions.push_back(fused);
 }
 
 } // namespace lanewise::spirv::lowering

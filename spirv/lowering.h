@@ -865,6 +865,15 @@ private:
   // Each member's emitted instructions, [first, end) in code_.instructions
   // (keys: the members).
   std::unordered_map<uint32_t, std::pair<size_t, size_t>> streamedEmitted_;
+  // Record stores (lower_stream.cpp): stores that may write each
+  // work-item's record in parts (vstore4(v_k, 4 * i + k, p), k = 0 .. 3),
+  // with nothing between them but instructions that neither touch memory
+  // nor have effects. The earlier members are lowered with the last
+  // (sunk_), and their instructions become one (runtime::RecordSteps).
+  void findRecordStores();
+  void fuseRecordStore(size_t emittedFrom, const std::vector<size_t> &memberEnds);
+  // By the last member: the others, in program order.
+  std::unordered_map<const Instruction *, std::vector<const Instruction *>> recordStores_;
 
   // Whether a result is bound when lowered rather than given registers.
   bool boundWhenLowered(const Instruction &instruction) const {
@@ -894,6 +903,15 @@ private:
   bool isDead(const Instruction &instruction) const {
     return instruction.result ? dead_.count(instruction.result) != 0
                               : deadStores_.count(&instruction) != 0;
+  }
+  // How many instructions that are lowered (not dead) read each id.
+  std::unordered_map<uint32_t, uint32_t> liveUses() const {
+    std::unordered_map<uint32_t, uint32_t> uses;
+    for (uint32_t b = 0; b < cfg_->size(); ++b)
+      for (const Instruction &instruction : cfg_->order()[b]->instructions)
+        if (!isDead(instruction))
+          instruction.forEachIdOperand([&](uint32_t id) { ++uses[id]; });
+    return uses;
   }
   // Private variables that are only written (an event_t that
   // wait_group_events is given, whose copies are complete when issued),
@@ -1050,9 +1068,34 @@ private:
   }
   // Whether pointer `id` points to global memory (CrossWorkgroup), not to
   // __local, private, constant or generic memory.
-  bool pointsToGlobal(uint32_t id, const Instruction &user) const {
-    const Type &type = typeOf(module_, typeOfId(id, user));
-    return type.kind == Type::Kind::Pointer && type.storageClass == spv::StorageClassCrossWorkgroup;
+  // Whether `id` points to global memory: a global pointer, or a generic
+  // one cast from a global pointer in this function (vstore4(v, i, p)
+  // passes `p` through OpPtrCastToGeneric), through chains and casts.
+  bool pointsToGlobal(uint32_t id, const Instruction &user) {
+    for (int depth = 0; depth < 16; ++depth) {
+      const Type &type = typeOf(module_, typeOfId(id, user));
+      if (type.kind != Type::Kind::Pointer)
+        return false;
+      if (type.storageClass == spv::StorageClassCrossWorkgroup)
+        return true;
+      const Instruction *defined = definition(id);
+      if (type.storageClass != spv::StorageClassGeneric || !defined)
+        return false;
+      switch (defined->opcode) {
+      case spv::OpPtrCastToGeneric:
+      case spv::OpBitcast:
+      case spv::OpCopyObject:
+      case spv::OpAccessChain:
+      case spv::OpInBoundsAccessChain:
+      case spv::OpPtrAccessChain:
+      case spv::OpInBoundsPtrAccessChain:
+        id = defined->idOperand(0);
+        break;
+      default:
+        return false;
+      }
+    }
+    return false;
   }
 };
 

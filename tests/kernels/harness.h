@@ -55,8 +55,7 @@ protected:
   void run(cl_kernel k, std::vector<size_t> global, std::vector<size_t> local = {},
            std::vector<size_t> offset = {});
 
-private:
-  cl_mem makeBuffer(const void *data, size_t bytes);
+  // Argument `index` alone.
   void setArg(cl_kernel k, cl_uint index, cl_mem mem) {
     ASSERT_EQ(clSetKernelArg(k, index, sizeof mem, &mem), CL_SUCCESS) << "argument " << index;
   }
@@ -67,6 +66,9 @@ private:
     static_assert(std::is_trivially_copyable_v<T>);
     ASSERT_EQ(clSetKernelArg(k, index, sizeof value, &value), CL_SUCCESS) << "argument " << index;
   }
+
+private:
+  cl_mem makeBuffer(const void *data, size_t bytes);
 
   std::vector<cl_mem> buffers_;
   std::vector<cl_kernel> kernels_;

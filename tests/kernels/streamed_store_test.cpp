@@ -30,22 +30,6 @@ namespace {
 
 const char *const variants[] = {"", "-O0"};
 
-// Values whose sums, differences and products stay in range for the
-// signed types (overflow is undefined in OpenCL C); floats of every sign,
-// never zero.
-template <typename T> std::vector<T> randomValues(size_t count, std::mt19937_64 &random) {
-  std::vector<T> out(count);
-  for (T &e : out) {
-    if constexpr (std::is_floating_point_v<T>)
-      e = T((std::int64_t(random() % 2000001) - 1000000) | 1) / T(64);
-    else if constexpr (std::is_signed_v<T>)
-      e = T(std::int64_t(random() % 20001) - 10000);
-    else
-      e = T(random());
-  }
-  return out;
-}
-
 // Whether `got` is `want`, or for float division within 2.5 ulp of it.
 template <typename T> bool matches(T got, T want, bool division) {
   if (std::memcmp(&got, &want, sizeof(T)) == 0)
