@@ -653,6 +653,32 @@ void streamedStore(const Instruction &in, ExecutionState &s) {
     c[x] = binary_ops::apply<T, Op>(AL ? a[x] : ua, BL ? b[x] : ub);
 }
 
+#if defined(__x86_64__)
+// widenedHalfLoadHandler: the halves of the warp's lanes, n x components of
+// them from the pair's base, widened eight at a time.
+[[gnu::target("avx2,f16c")]] void widenedHalfLoad(const Instruction &in, ExecutionState &s) {
+  const auto &steps = *static_cast<const HalfLoadSteps *>(in.data);
+  const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, in.operand[0]);
+  const std::uint32_t n = s.span;
+  if (!inMemoryOrder(s) || p.stride != std::uint64_t(in.components) * 2 ||
+      !(n <= s.rowLanes || rowsContinue(s, p))) {
+    for (const Instruction &step : steps.step)
+      step.handler(step, s);
+    return;
+  }
+  const auto *halves = reinterpret_cast<const std::uint16_t *>(p.base);
+  float *r = s.reg<float>(in.result);
+  const std::size_t count = std::size_t(n) * in.components;
+  prefetchFollowing(reinterpret_cast<const std::byte *>(halves), count * 2);
+  std::size_t e = 0;
+  for (; e + 8 <= count; e += 8)
+    _mm256_storeu_ps(
+        r + e, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(halves + e))));
+  for (; e < count; ++e)
+    r[e] = widenBits(halves[e]);
+}
+#endif
+
 // A record store's records written whole in one pass past the caches
 // (recordStoreHandler), or false when the warp, the launch or the members'
 // pointers do not allow it.
@@ -883,5 +909,13 @@ Handler streamedStoreHandler(BinaryOp op, Scalar type, bool aLoaded, bool bLoade
 }
 
 Handler recordStoreHandler() { return forIsa<&recordStore>(); }
+
+Handler widenedHalfLoadHandler() {
+#if defined(__x86_64__)
+  if (handlerIsa() == Isa::Avx2)
+    return &widenedHalfLoad;
+#endif
+  return nullptr;
+}
 
 } // namespace lanewise::runtime

@@ -220,6 +220,17 @@ struct StreamedSteps {
 };
 Handler streamedStoreHandler(BinaryOp op, Scalar type, bool aLoaded, bool bLoaded, bool global);
 
+// vload_halfn (vload_half, vloada_halfn) of floats in memory order through
+// the pointer pair operand[0] (spirv/lower_memory.cpp): when every lane of
+// the warp runs it and the lanes' halves are one run, the halves are
+// widened straight from memory into the register; otherwise `step` runs
+// (the load of the halves into a register of their own, and their
+// widening). Null where the processor has no F16C (runtime/isa.h).
+struct HalfLoadSteps {
+  std::array<Instruction, 2> step;
+};
+Handler widenedHalfLoadHandler();
+
 // A record store (spirv/lower_stream.cpp): stores through pointer pairs to
 // global memory of varying 32-bit values (the members, in program order)
 // that may write each work-item's record in parts, as vstore4(v_k, 4 * i +

@@ -738,6 +738,20 @@ bool KernelLowering::lowerVectorMemory(const Instruction &instruction, uint32_t 
       emit(runtime::convertHandler({Scalar::F16}, {r.scalar}, runtime::Rounding::Default, false,
                                    Shape{r.varying, {r.varying}}),
            r.offset, {halves.offset}, r.components);
+      // Floats in memory order: widened straight from memory when the
+      // warp allows (runtime::widenedHalfLoadHandler).
+      if (const runtime::Handler widened = runtime::widenedHalfLoadHandler();
+          widened && memoryOrder && r.scalar == Scalar::F32) {
+        auto steps = std::make_shared<runtime::HalfLoadSteps>();
+        std::copy(code_.instructions.end() - 2, code_.instructions.end(), steps->step.begin());
+        code_.instructions.resize(code_.instructions.size() - 2);
+        runtime::Instruction fused = steps->step[1];
+        fused.handler = widened;
+        fused.operand[0] = address;
+        fused.data = steps.get();
+        code_.tables.push_back(steps);
+        code_.instructions.push_back(fused);
+      }
       return true;
     }
     const Value &offset = argument(0), &pointer = argument(1);

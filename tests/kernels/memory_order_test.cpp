@@ -172,6 +172,37 @@ TEST_F(MemoryOrder, HalfLoadsAndStores) {
   });
 }
 
+// Halves three and one a work-item, and vloada_half3, whose vectors are
+// four halves apart (not one run of halves: the load and widening run as
+// two steps).
+TEST_F(MemoryOrder, OddHalfLoads) {
+  std::mt19937_64 random(0x3a1d);
+  forEachLaunch("odd_halves", [&](cl_kernel k, const Launch &l, const std::string &where) {
+    const size_t items = l.offset + l.global;
+    std::vector<std::uint16_t> h(items * 4);
+    for (std::uint16_t &e : h)
+      do
+        e = std::uint16_t(random());
+      while ((e & 0x7c00) == 0x7c00); // finite halves
+    cl_mem out3 = buffer<float>(items * 3), out1 = buffer<float>(items),
+           outa = buffer<float>(items * 3);
+    setArgs(k, buffer(h), out3, out1, outa, 2.0f);
+    launch(k, l);
+    const std::vector<float> got3 = read<float>(out3, items * 3);
+    const std::vector<float> got1 = read<float>(out1, items);
+    const std::vector<float> gotA = read<float>(outa, items * 3);
+    for (size_t i = l.offset; i < items; ++i) {
+      for (size_t c = 0; c < 3; ++c) {
+        ASSERT_EQ(got3[3 * i + c], halfToFloat(h[3 * i + c]) * 2.0f + 1.0f)
+            << "vload_half3 element " << 3 * i + c << ", " << where;
+        ASSERT_EQ(gotA[3 * i + c], halfToFloat(h[4 * i + c]) * 2.0f)
+            << "vloada_half3 element " << 3 * i + c << ", " << where;
+      }
+      ASSERT_EQ(got1[i], halfToFloat(h[i]) - 2.0f) << "vload_half element " << i << ", " << where;
+    }
+  });
+}
+
 TEST_F(MemoryOrder, StridedAddresses) {
   std::mt19937_64 random(0x57d);
   forEachLaunch("strided", [&](cl_kernel k, const Launch &l, const std::string &where) {

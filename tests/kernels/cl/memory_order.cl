@@ -98,3 +98,13 @@ kernel void rows2d(global const float *in, global float *out, uint width) {
   const size_t index = get_global_id(1) * width + get_global_id(0);
   vstore4(vload4(index, in) * 2.0f + 1.0f, index, out);
 }
+
+// Halves of three elements and of one, and three of each four (vloada_half3):
+// out3[i] = h3[i] * a + 1, out1[i] = h[i] - a, outa[i] = ha[i] * a.
+kernel void odd_halves(global const half *h, global float *out3, global float *out1,
+                       global float *outa, float a) {
+  const size_t i = get_global_id(0);
+  vstore3(vload_half3(i, h) * a + 1.0f, i, out3);
+  out1[i] = vload_half(i, h) - a;
+  vstore3(vloada_half3(i, h) * a, i, outa);
+}
