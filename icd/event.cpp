@@ -5,6 +5,7 @@
 #include "runtime/trace.h"
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <thread>
 
@@ -13,6 +14,15 @@ using namespace lanewise::icd;
 namespace lanewise::icd {
 
 namespace {
+// One step of a loop that waits for another thread without sleeping.
+void pausePolitely() {
+#if defined(__x86_64__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
 // A fixed pool of threads that run commands once their dependencies are met.
 // It is never destroyed: commands may still be in flight at exit.
 class CommandExecutor {
@@ -23,23 +33,43 @@ public:
       std::thread([this] { loop(); }).detach();
   }
 
+  // Wakes a thread only if one sleeps and none looks: one that has just
+  // run a task looks for the next a while before it sleeps (loop), so that
+  // a queue fed command by command (10,000 launches in a row) pays no
+  // wake-up a command.
   void run(std::function<void()> task) {
+    bool wake;
     {
       std::lock_guard lock(mutex_);
       tasks_.push_back(std::move(task));
+      queued_.store(tasks_.size(), std::memory_order_release);
+      wake = sleepers_ > 0 && spinners_.load(std::memory_order_acquire) == 0;
     }
-    ready_.notify_one();
+    if (wake)
+      ready_.notify_one();
   }
 
 private:
   void loop() {
     for (;;) {
+      // Some tens of microseconds of looking before sleeping. A thread that
+      // looks takes the lock afterwards whatever it saw, so run() need not
+      // wake a sleeper while one looks.
+      spinners_.fetch_add(1, std::memory_order_acq_rel);
+      for (int spin = 0; spin < 1000 && queued_.load(std::memory_order_acquire) == 0; ++spin)
+        pausePolitely();
+      spinners_.fetch_sub(1, std::memory_order_acq_rel);
       std::function<void()> task;
       {
         std::unique_lock lock(mutex_);
-        ready_.wait(lock, [this] { return !tasks_.empty(); });
+        if (tasks_.empty()) {
+          ++sleepers_;
+          ready_.wait(lock, [this] { return !tasks_.empty(); });
+          --sleepers_;
+        }
         task = std::move(tasks_.front());
         tasks_.pop_front();
+        queued_.store(tasks_.size(), std::memory_order_release);
       }
       task();
     }
@@ -48,6 +78,9 @@ private:
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<std::function<void()>> tasks_;
+  std::atomic<std::size_t> queued_{0}; // tasks_.size(), for looking without the lock
+  std::atomic<unsigned> spinners_{0};  // threads looking for a task before sleeping
+  unsigned sleepers_ = 0;              // threads waiting on ready_ (under mutex_)
 };
 } // namespace
 
@@ -108,6 +141,10 @@ cl_int _cl_event::status() const {
 }
 
 cl_int _cl_event::wait() {
+  // Some tens of microseconds of looking before sleeping: a small command
+  // (clFinish after one launch) is then seen done without a wake-up.
+  for (int spin = 0; spin < 1000 && !done_.load(std::memory_order_acquire); ++spin)
+    pausePolitely();
   std::unique_lock lock(mutex_);
   finished_.wait(lock, [this] { return status_ <= CL_COMPLETE; });
   return status_;
@@ -139,6 +176,8 @@ void _cl_event::setStatus(cl_int status) {
   {
     std::lock_guard lock(mutex_);
     status_ = status;
+    if (finishing)
+      done_.store(true, std::memory_order_release);
     if (profiling_) {
       cl_ulong time = now();
       if (status == CL_SUBMITTED)

@@ -69,6 +69,7 @@ private:
 
   mutable std::mutex mutex_;
   std::condition_variable finished_;
+  std::atomic<bool> done_{false}; // status_ <= CL_COMPLETE, read without the lock by wait()
   cl_int status_;
   bool profiling_ = false;
   std::array<cl_ulong, 5> timestamps_{};
