@@ -579,78 +579,172 @@ template <std::uint32_t Bytes> struct Memory {
   }
 };
 
-// A streamed store: c[x] = op(a[x], b[x]) over the warp's lanes, each
-// operand loaded (L) or uniform, in one pass. Lanes that are not one run
-// from lane 0, a pointer that does not step by one element or is not
-// aligned to it (a packed struct's member), or a result
-// that overlaps an operand other than exactly (c[i] = c[i] + b[i]) run the
-// steps instead: the loads of all lanes before any store, as the lanes
-// run in lockstep.
-template <typename T, BinaryOp Op, bool AL, bool BL, bool Global>
-void streamedStore(const Instruction &in, ExecutionState &s) {
-  const auto &steps = *static_cast<const StreamedSteps *>(in.data);
+// A streamed store's operation on `count` elements: out = op(a, b), with
+// 16-byte non-temporal stores (Stream: `out` 16-byte aligned, `count` a
+// multiple of 16 bytes).
+template <typename T, BinaryOp Op, bool Stream>
+void applyElements(T *out, const T *a, const T *b, std::size_t count) {
+#if defined(__SSE2__)
+  if constexpr (Stream) {
+    // The operations apply to vectors of elements as to elements.
+    typedef T Vector __attribute__((vector_size(16), aligned(alignof(T))));
+    for (std::size_t x = 0; x < count; x += 16 / sizeof(T)) {
+      const Vector r = binary_ops::apply<Vector, Op>(*reinterpret_cast<const Vector *>(a + x),
+                                                     *reinterpret_cast<const Vector *>(b + x));
+      _mm_stream_si128(reinterpret_cast<__m128i *>(out + x), (__m128i)r);
+    }
+    return;
+  }
+#endif
+  for (std::size_t x = 0; x < count; ++x)
+    out[x] = binary_ops::apply<T, Op>(a[x], b[x]);
+}
+
+template <typename T, bool Stream>
+void applyElements(BinaryOp op, T *out, const T *a, const T *b, std::size_t count) {
+  using enum BinaryOp;
+  if constexpr (std::is_floating_point_v<T>) {
+    switch (op) {
+    case FAdd:
+      return applyElements<T, FAdd, Stream>(out, a, b, count);
+    case FSub:
+      return applyElements<T, FSub, Stream>(out, a, b, count);
+    case FMul:
+      return applyElements<T, FMul, Stream>(out, a, b, count);
+    case FDiv:
+      return applyElements<T, FDiv, Stream>(out, a, b, count);
+    default:
+      break;
+    }
+  } else {
+    switch (op) {
+    case IAdd:
+      return applyElements<T, IAdd, Stream>(out, a, b, count);
+    case ISub:
+      return applyElements<T, ISub, Stream>(out, a, b, count);
+    case IMul:
+      return applyElements<T, IMul, Stream>(out, a, b, count);
+    case BitwiseAnd:
+      return applyElements<T, BitwiseAnd, Stream>(out, a, b, count);
+    case BitwiseOr:
+      return applyElements<T, BitwiseOr, Stream>(out, a, b, count);
+    case BitwiseXor:
+      return applyElements<T, BitwiseXor, Stream>(out, a, b, count);
+    default:
+      break;
+    }
+  }
+}
+
+// A streamed store (StreamedExpression): result = expression(leaves) over
+// the warp's elements in one pass, chunk by chunk: each operation of the
+// chunk reads its operands where they are (memory for loaded leaves, a
+// chunk of copies for uniform ones, the chunk of an earlier operation)
+// and writes a chunk of its own, the last writes the result. The chunks
+// stay in the first-level cache; no register is read or written but the
+// pairs and the uniform values, so the registers' layout (memory order or
+// component-major) does not matter. Lanes that are not one run from lane
+// 0, a pointer that does not step by one work-item's elements or is not
+// aligned to an element (a
+// packed struct's member), or a result that overlaps a loaded operand
+// other than exactly (c[i] = c[i] + b[i]) run the steps instead: the
+// loads of all lanes before any store, as the lanes run in lockstep.
+template <typename T, bool Global> void streamedStore(const Instruction &in, ExecutionState &s) {
+  using Expression = StreamedExpression;
+  const auto &e = *static_cast<const Expression *>(in.data);
   const std::uint32_t n = s.span;
+  const std::size_t count = std::size_t(n) * e.components, bytes = count * sizeof(T);
   auto elements = [&](std::uint32_t operand, T *&at) {
     const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, operand);
     at = reinterpret_cast<T *>(p.base);
-    return p.stride == sizeof(T) && p.base % alignof(T) == 0 &&
+    return p.stride == e.components * sizeof(T) && p.base % alignof(T) == 0 &&
            (n <= s.rowLanes || rowsContinue(s, p));
   };
-  T *c = nullptr, *a = nullptr, *b = nullptr;
-  bool streams = s.dense && n && elements(in.operand[2], c);
-  if constexpr (AL)
-    streams = streams && elements(in.operand[0], a);
-  if constexpr (BL)
-    streams = streams && elements(in.operand[1], b);
-  const std::size_t bytes = std::size_t(n) * sizeof(T);
-  auto apart = [&](const T *x) {
-    const auto from = reinterpret_cast<std::uintptr_t>(x), to = reinterpret_cast<std::uintptr_t>(c);
-    return from == to || from + bytes <= to || to + bytes <= from;
-  };
-  if (!streams || (AL && !apart(a)) || (BL && !apart(b))) {
-    for (std::uint32_t i = 0; i < steps.count; ++i)
-      steps.step[i].handler(steps.step[i], s);
+  T *c = nullptr;
+  std::array<const T *, Expression::maxLeaves> loaded{};
+  bool streams = s.dense && n && elements(e.store, c);
+  for (std::uint32_t k = 0; k < e.leaves && streams; ++k) {
+    if (!e.leaf[k].loaded)
+      continue;
+    T *at = nullptr;
+    streams = elements(e.leaf[k].reg, at);
+    const auto from = reinterpret_cast<std::uintptr_t>(at),
+               to = reinterpret_cast<std::uintptr_t>(c);
+    streams = streams && (from == to || from + bytes <= to || to + bytes <= from);
+    loaded[k] = at;
+  }
+  if (!streams) {
+    for (const Instruction &step : e.steps)
+      step.handler(step, s);
     return;
   }
-  const T ua = AL ? T() : *s.reg<const T>(in.operand[0]);
-  const T ub = BL ? T() : *s.reg<const T>(in.operand[1]);
-  // No prefetches: the loop reads its operands in order, and the
+  const bool stream = Global && s.streamingStores;
+  if (e.nodes == 0) { // a copy
+#if defined(__SSE2__)
+    if (stream) {
+      streamCopy(reinterpret_cast<std::byte *>(c), reinterpret_cast<const std::byte *>(loaded[0]),
+                 bytes);
+      _mm_sfence();
+      return;
+    }
+#endif
+    std::memmove(c, loaded[0], bytes);
+    return;
+  }
+  // 2 KiB chunks: one for each uniform leaf (its value repeated) and each
+  // operation but the last.
+  constexpr std::size_t chunk = 2048 / sizeof(T);
+  alignas(64) T scratch[Expression::maxLeaves + Expression::maxNodes][chunk];
+  for (std::uint32_t k = 0; k < e.leaves; ++k)
+    if (!e.leaf[k].loaded)
+      std::fill_n(scratch[k], chunk, *s.reg<const T>(e.leaf[k].reg));
+  // Elements [x, x + m) of every operation; the last streams its results
+  // when `Stream` (c + x 16-byte aligned, m a multiple of 16 bytes).
+  auto compute = [&]<bool Stream>(std::size_t x, std::size_t m) {
+    auto operand = [&](std::uint8_t k) -> const T * {
+      if (k >= Expression::maxLeaves)
+        return scratch[k];
+      return e.leaf[k].loaded ? loaded[k] + x : scratch[k];
+    };
+    for (std::uint32_t j = 0; j < e.nodes; ++j) {
+      const Expression::Node &node = e.node[j];
+      const T *a = operand(node.operand[0]), *b = operand(node.operand[1]);
+      if (j + 1 < e.nodes)
+        applyElements<T, false>(node.op, scratch[Expression::maxLeaves + j], a, b, m);
+      else
+        applyElements<T, Stream>(node.op, c + x, a, b, m);
+    }
+  };
+  // No prefetches: each operation reads its operands in order, and the
   // processor's own prefetchers follow such streams. Asking for the next
   // warps' lines as a block copy does made vector_add 15% slower on one
   // thread (9.6-10.6 ms against 7.9-9.1, 2^24 floats).
   std::size_t x = 0;
 #if defined(__SSE2__)
-  if (Global && s.streamingStores) {
+  if (stream) {
     // Whole lines of the result past the caches (ExecutionState::
-    // streamingStores), 16 bytes at a time in vector registers; the
-    // operations apply to vectors of elements as to elements.
-    typedef T Vector __attribute__((vector_size(16)));
-    constexpr std::size_t perVector = 16 / sizeof(T);
-    auto vectorAt = []<bool Loaded>(const T *p, std::size_t at, T uniform) {
-      Vector v;
-      if constexpr (Loaded)
-        std::memcpy(&v, p + at, sizeof v);
-      else
-        v = Vector{} + uniform;
-      return v;
-    };
-    for (; x < n && reinterpret_cast<std::uintptr_t>(c + x) % 64; ++x)
-      c[x] = binary_ops::apply<T, Op>(AL ? a[x] : ua, BL ? b[x] : ub);
-    for (; x + 4 * perVector <= n; x += 4 * perVector)
-      for (std::size_t q = 0; q < 4; ++q) {
-        const std::size_t at = x + q * perVector;
-        const Vector r = binary_ops::apply<Vector, Op>(vectorAt.template operator()<AL>(a, at, ua),
-                                                       vectorAt.template operator()<BL>(b, at, ub));
-        _mm_stream_si128(reinterpret_cast<__m128i *>(c + at), (__m128i)r);
+    // streamingStores): up to the first line boundary as usual, then
+    // whole 16-byte parts, then the rest as usual.
+    const std::size_t head =
+        std::min(count, (64 - reinterpret_cast<std::uintptr_t>(c) % 64) % 64 / sizeof(T));
+    compute.template operator()<false>(0, head);
+    constexpr std::size_t part = 16 / sizeof(T);
+    for (x = head; x + part <= count; x += chunk) {
+      const std::size_t m = std::min(chunk, (count - x) / part * part);
+      compute.template operator()<true>(x, m);
+      if (m < chunk) {
+        x += m;
+        break;
       }
-    for (; x < n; ++x)
-      c[x] = binary_ops::apply<T, Op>(AL ? a[x] : ua, BL ? b[x] : ub);
+    }
+    if (x < count)
+      compute.template operator()<false>(x, count - x);
     _mm_sfence();
     return;
   }
 #endif
-  for (; x < n; ++x)
-    c[x] = binary_ops::apply<T, Op>(AL ? a[x] : ua, BL ? b[x] : ub);
+  for (; x < count; x += chunk)
+    compute.template operator()<false>(x, std::min(chunk, count - x));
 }
 
 #if defined(__x86_64__)
@@ -847,52 +941,9 @@ Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying, bool g
   });
 }
 
-Handler streamedStoreHandler(BinaryOp op, Scalar type, bool aLoaded, bool bLoaded, bool global) {
-  auto forOp = [&]<typename T, BinaryOp Op>() -> Handler {
-    auto pick = [&]<bool Global>() -> Handler {
-      if (aLoaded && bLoaded)
-        return forIsa<&streamedStore<T, Op, true, true, Global>>();
-      if (aLoaded)
-        return forIsa<&streamedStore<T, Op, true, false, Global>>();
-      if (bLoaded)
-        return forIsa<&streamedStore<T, Op, false, true, Global>>();
-      return nullptr;
-    };
-    return global ? pick.template operator()<true>() : pick.template operator()<false>();
-  };
+Handler streamedStoreHandler(Scalar type, bool global) {
   auto forType = [&]<typename T>() -> Handler {
-    using enum BinaryOp;
-    if constexpr (std::is_floating_point_v<T>) {
-      switch (op) {
-      case FAdd:
-        return forOp.template operator()<T, FAdd>();
-      case FSub:
-        return forOp.template operator()<T, FSub>();
-      case FMul:
-        return forOp.template operator()<T, FMul>();
-      case FDiv:
-        return forOp.template operator()<T, FDiv>();
-      default:
-        return nullptr;
-      }
-    } else {
-      switch (op) {
-      case IAdd:
-        return forOp.template operator()<T, IAdd>();
-      case ISub:
-        return forOp.template operator()<T, ISub>();
-      case IMul:
-        return forOp.template operator()<T, IMul>();
-      case BitwiseAnd:
-        return forOp.template operator()<T, BitwiseAnd>();
-      case BitwiseOr:
-        return forOp.template operator()<T, BitwiseOr>();
-      case BitwiseXor:
-        return forOp.template operator()<T, BitwiseXor>();
-      default:
-        return nullptr;
-      }
-    }
+    return global ? forIsa<&streamedStore<T, true>>() : forIsa<&streamedStore<T, false>>();
   };
   switch (type) {
   case Scalar::I32:
@@ -905,6 +956,26 @@ Handler streamedStoreHandler(BinaryOp op, Scalar type, bool aLoaded, bool bLoade
     return forType.template operator()<double>();
   default:
     return nullptr;
+  }
+}
+
+bool streamedOperation(BinaryOp op, Scalar type) {
+  using enum BinaryOp;
+  switch (op) {
+  case FAdd:
+  case FSub:
+  case FMul:
+  case FDiv:
+    return type == Scalar::F32 || type == Scalar::F64;
+  case IAdd:
+  case ISub:
+  case IMul:
+  case BitwiseAnd:
+  case BitwiseOr:
+  case BitwiseXor:
+    return type == Scalar::I32 || type == Scalar::I64;
+  default:
+    return false;
   }
 }
 

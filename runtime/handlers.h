@@ -206,19 +206,41 @@ Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying, bool g
                            bool memoryOrder = false);
 
 // A streamed store (spirv/lower_stream.cpp): the store through the pointer
-// pair operand[2] of op(a, b), each of a and b either loaded through the
-// pointer pair operand[0] / operand[1] (its flag) or the uniform value
-// there; scalars of `type`, 4 or 8 bytes. When the warp's lanes are one
-// run from lane 0 and each pointer steps by one element from lane to lane,
-// one pass reads the operands and writes the results, with no register in
-// between; otherwise the instructions it stands for (StreamedSteps, in
-// Instruction::data) run. Null for an operation it does not do: IAdd, ISub,
-// IMul, the bitwise ones, FAdd, FSub, FMul and FDiv it does.
-struct StreamedSteps {
-  std::array<Instruction, 4> step; // the loads, the operation, the store
-  std::uint32_t count = 0;
+// pair `store` of an expression of lane-wise binary operations (`node`, in
+// the order they compute; the last gives the stored value, or with none
+// the stored value is leaf 0) on `leaf`s, each loaded through a pointer
+// pair for the expression alone or a uniform value (a scalar, or a splat
+// vector whose component 0 is every component's). Elements of `type`, 4 or
+// 8 bytes, `components` of them a work-item (vectors are in memory order:
+// their uniform operands are splats). When the warp's lanes are one run
+// from lane 0 and each pointer steps by one work-item's elements, the
+// handler reads the loaded leaves, computes and writes the
+// results in one pass, a chunk of elements at a time, with no register in
+// between; otherwise `steps` run (the loads, the operations and the store
+// as lowered, in program order).
+struct StreamedExpression {
+  static constexpr std::uint32_t maxLeaves = 6, maxNodes = 6;
+  struct Leaf {
+    std::uint32_t reg = 0; // the pointer pair, or the uniform value
+    bool loaded = false;
+  };
+  // Operand k < maxLeaves is leaf k, maxLeaves + k node k.
+  struct Node {
+    BinaryOp op{};
+    std::uint8_t operand[2] = {};
+  };
+  std::array<Leaf, maxLeaves> leaf{};
+  std::array<Node, maxNodes> node{};
+  std::uint32_t leaves = 0, nodes = 0;
+  std::uint32_t store = 0;
+  std::uint32_t components = 1;
+  std::vector<Instruction> steps;
 };
-Handler streamedStoreHandler(BinaryOp op, Scalar type, bool aLoaded, bool bLoaded, bool global);
+// Null for a type it does not take (I32, I64, F32 and F64 it does).
+Handler streamedStoreHandler(Scalar type, bool global);
+// Whether a streamed store computes `op` on `type`: IAdd, ISub, IMul and
+// the bitwise ones on integers, FAdd, FSub, FMul and FDiv on floats.
+bool streamedOperation(BinaryOp op, Scalar type);
 
 // vload_halfn (vload_half, vloada_halfn) of floats in memory order through
 // the pointer pair operand[0] (spirv/lower_memory.cpp): when every lane of

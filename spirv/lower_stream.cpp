@@ -3,30 +3,12 @@
 #include "spirv/lowering.h"
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 
 namespace lanewise::spirv::lowering {
 
 namespace {
-
-// The lane-wise operations a streamed store applies: those whose result
-// is of the operands' type and that cannot trap.
-bool streamable(spv::Op opcode) {
-  switch (opcode) {
-  case spv::OpIAdd:
-  case spv::OpISub:
-  case spv::OpIMul:
-  case spv::OpBitwiseAnd:
-  case spv::OpBitwiseOr:
-  case spv::OpBitwiseXor:
-  case spv::OpFAdd:
-  case spv::OpFSub:
-  case spv::OpFMul:
-  case spv::OpFDiv:
-    return true;
-  default:
-    return false;
-  }
-}
 
 // Instructions a store may be moved down past: they read no memory, write
 // none, and cannot trap or stop the work-item.
@@ -68,18 +50,24 @@ bool effectFree(spv::Op opcode) {
 
 } // namespace
 
-// An OpStore through an affine pointer of a scalar V = op(x, y), where op
-// is streamable, V has no other use, and each of x and y is either a
-// uniform value or an OpLoad through an affine pointer that nothing else
-// reads (at least one is). All of it in one block, and between the first
-// load and the store only instructions that compute affine pairs: nothing
-// that writes memory, so the loads may move down to the store, and
-// nothing that takes registers from the pool, so the registers of the
-// loads and of V stay theirs until the store. Not under checks, which
-// follow each instruction.
+// An OpStore or vstoren through an affine pointer of a varying value V of
+// 4- or 8-byte elements that an expression computes: binary operations
+// the streamed store applies (runtime::streamedOperation), each of whose
+// operands is another such operation, a load through an affine pointer
+// (OpLoad, vloadn) or a uniform value, and each operation and load read
+// by one use alone (at least one load; V may be a load). Vectors must be
+// in memory order (findMemoryOrderValues), which makes their uniform
+// operands splats. All of it in one block, and between the first member
+// and the store only instructions that compute affine pairs or uniform
+// values without effects (a cast of a uniform pointer): nothing that
+// writes memory, so the loads may move down to the store, and nothing
+// that takes varying registers from the pool, so the members' registers
+// stay theirs until the store; the uniform operands keep their registers
+// to the kernel's end. Not under checks, which follow each instruction.
 void KernelLowering::findStreamedStores() {
   if (checks_ || affinePairs_.empty())
     return;
+  using Expression = runtime::StreamedExpression;
   std::unordered_map<uint32_t, uint32_t> uses = liveUses();
   auto pairOnly = [&](uint32_t id) { return affinePairs_.count(id) && !laneForms_.count(id); };
   for (uint32_t b = 0; b < cfg_->size(); ++b) {
@@ -92,53 +80,87 @@ void KernelLowering::findStreamedStores() {
     // reads it; else null.
     auto soleLocal = [&](uint32_t id) -> const Instruction * {
       const auto it = position.find(id);
-      if (it == position.end() || uses[id] != 1 || memoryOrder_.count(id) || dead_.count(id) ||
+      if (it == position.end() || uses[id] != 1 || dead_.count(id) ||
           sunk_.count(&instructions[it->second]) || sinkAfter_.count(&instructions[it->second]))
         return nullptr;
       return &instructions[it->second];
     };
     for (size_t s = 0; s < instructions.size(); ++s) {
       const Instruction &store = instructions[s];
-      if (store.opcode != spv::OpStore || isDead(store) || !pairAddressed(store) ||
-          sunk_.count(&store) || sinkAfter_.count(&store))
+      uint32_t value = 0;
+      if (store.opcode == spv::OpStore)
+        value = store.idOperand(1);
+      else if (openclStdNumber(store) == OpenCLLIB::Vstoren)
+        value = store.idOperand(2);
+      if (!value || isDead(store) || !pairAddressed(store) || sunk_.count(&store) ||
+          sinkAfter_.count(&store) || !resultTypes_.count(value) || !uniformity_.isVarying(value))
         continue;
-      const Instruction *operation = soleLocal(store.idOperand(1));
-      if (!operation || !streamable(operation->opcode) || !uniformity_.isVarying(operation->result))
+      const uint32_t type = resultTypes_.at(value);
+      StreamedStore group;
+      if (!scalarForm(type, group.scalar, group.components) ||
+          (group.scalar != Scalar::I32 && group.scalar != Scalar::I64 &&
+           group.scalar != Scalar::F32 && group.scalar != Scalar::F64) ||
+          (group.components > 1) != (memoryOrder_.count(value) != 0))
         continue;
-      Scalar scalar;
-      uint32_t components = 0;
-      if (!scalarForm(operation->resultType, scalar, components) || components != 1 ||
-          runtime::scalarSize(scalar) < 4 || runtime::scalarSize(scalar) > 8)
+      std::vector<uint32_t> members; // the loaded leaves and the operations
+      // Adds `id` to the expression; false when it does not fit.
+      std::function<bool(uint32_t)> add = [&](uint32_t id) {
+        const Instruction *def = soleLocal(id);
+        if (def && def->resultType == type && uniformity_.isVarying(id) &&
+            (group.components > 1) == (memoryOrder_.count(id) != 0)) {
+          const auto op = binaryOp(def->opcode);
+          if (op && runtime::streamedOperation(*op, group.scalar)) {
+            if (!add(def->idOperand(0)) || !add(def->idOperand(1)) ||
+                group.nodes.size() == Expression::maxNodes)
+              return false;
+            group.nodes.push_back(def);
+            members.push_back(id);
+            return true;
+          }
+          const bool load =
+              def->opcode == spv::OpLoad || openclStdNumber(*def) == OpenCLLIB::Vloadn;
+          if (!load || !pairAddressed(*def) || group.leaves.size() == Expression::maxLeaves)
+            return false;
+          group.leaves.push_back({id, true});
+          members.push_back(id);
+          return true;
+        }
+        if (uniformity_.isVarying(id) || affinePairs_.count(id))
+          return false;
+        for (const StreamedStore::Leaf &leaf : group.leaves)
+          if (leaf.id == id)
+            return true;
+        if (group.leaves.size() == Expression::maxLeaves)
+          return false;
+        group.leaves.push_back({id, false});
+        return true;
+      };
+      if (!add(value) || std::none_of(group.leaves.begin(), group.leaves.end(),
+                                      [](const StreamedStore::Leaf &leaf) { return leaf.loaded; }))
         continue;
-      StreamedStore group{{}, operation->result, operation->opcode, operation->resultType};
+      size_t first = s;
+      for (uint32_t id : members)
+        first = std::min(first, position.at(id));
       bool fits = true;
-      for (uint32_t k = 0; k < 2 && fits; ++k) {
-        const uint32_t id = operation->idOperand(k);
-        const Instruction *load = soleLocal(id);
-        if (load && load->opcode == spv::OpLoad && pairAddressed(*load) &&
-            load->resultType == operation->resultType)
-          group.loads.push_back(id);
-        else
-          fits = !uniformity_.isVarying(id) && !affinePairs_.count(id);
-      }
-      if (!fits || group.loads.empty())
-        continue;
-      std::sort(group.loads.begin(), group.loads.end(),
-                [&](uint32_t x, uint32_t y) { return position.at(x) < position.at(y); });
-      const size_t first = position.at(group.loads.front());
       for (size_t i = first + 1; i < s && fits; ++i) {
         const Instruction &between = instructions[i];
-        const bool member = between.result == operation->result ||
-                            std::count(group.loads.begin(), group.loads.end(), between.result);
+        const bool member =
+            between.result && std::count(members.begin(), members.end(), between.result);
         fits = member || isDead(between) ||
-               (between.result && pairOnly(between.result) && !sunk_.count(&between) &&
-                !sinkAfter_.count(&between));
+               (between.result && !sunk_.count(&between) && !sinkAfter_.count(&between) &&
+                (pairOnly(between.result) ||
+                 (!uniformity_.isVarying(between.result) && effectFree(between.opcode))));
       }
       if (!fits)
         continue;
-      for (uint32_t id : group.loads)
+      for (uint32_t id : members)
         streamedEmitted_[id] = {};
-      streamedEmitted_[operation->result] = {};
+      // The uniform operands are read at the store: their registers must
+      // not go back to the pool at their operations, where an instruction
+      // between (a pointer's cast) could take them.
+      for (const StreamedStore::Leaf &leaf : group.leaves)
+        if (!leaf.loaded)
+          localUses_.erase(leaf.id);
       streamedStores_.emplace(&store, std::move(group));
     }
   }
@@ -146,63 +168,108 @@ void KernelLowering::findStreamedStores() {
 
 // After `original` is lowered (its instructions from `emittedFrom` on):
 // notes where a member of a streamed store went, and at the store,
-// replaces the members' instructions with the streamed store. A member
-// that took other than one instruction leaves the store as it is.
+// replaces the loads, the operations and the store with the streamed
+// store. A load or a store may come after the computation of its pointer
+// pair (vloadn, vstoren), which stays where it is; a member lowered
+// otherwise leaves the store as it is.
 void KernelLowering::fuseStreamedStore(const Instruction &original, size_t emittedFrom) {
+  using Expression = runtime::StreamedExpression;
   const size_t emittedEnd = code_.instructions.size();
   if (auto member = streamedEmitted_.find(original.result); member != streamedEmitted_.end()) {
     member->second = {emittedFrom, emittedEnd};
     return;
   }
-  const auto group = streamedStores_.find(&original);
-  if (group == streamedStores_.end() || emittedEnd != emittedFrom + 1)
+  const auto found = streamedStores_.find(&original);
+  if (found == streamedStores_.end())
     return;
-  std::vector<size_t> at; // the loads, the operation, the store
-  std::vector<uint32_t> members = group->second.loads;
-  members.push_back(group->second.operation);
-  for (uint32_t id : members) {
-    const auto [first, end] = streamedEmitted_[id];
-    if (end != first + 1)
+  const StreamedStore &group = found->second;
+  // The instruction a member (or the store) ends with, when it is either
+  // alone or after the computation of the pair it reads as operand 0.
+  auto last = [&](std::pair<size_t, size_t> range) -> std::optional<size_t> {
+    const auto [from, end] = range;
+    if (end == from + 1 || (end == from + 2 && code_.instructions[from].result ==
+                                                   code_.instructions[end - 1].operand[0]))
+      return end - 1;
+    return std::nullopt;
+  };
+  const auto storeAt = last({emittedFrom, emittedEnd});
+  const uint32_t pointer =
+      original.opcode == spv::OpStore ? original.idOperand(0) : original.idOperand(4);
+  const runtime::Handler handler =
+      runtime::streamedStoreHandler(group.scalar, pointsToGlobal(pointer, original));
+  if (!storeAt || !handler)
+    return;
+  auto expression = std::make_shared<Expression>();
+  Expression &e = *expression;
+  std::vector<size_t> held;                             // in code_.instructions
+  std::vector<uint32_t> registers(group.leaves.size()); // each leaf's value
+  std::vector<bool> known(group.leaves.size());
+  const runtime::Handler loadHandler =
+      runtime::affineLoadHandler(runtime::scalarSize(group.scalar), group.components > 1);
+  for (size_t k = 0; k < group.leaves.size(); ++k) {
+    if (!group.leaves[k].loaded)
+      continue;
+    const auto at = last(streamedEmitted_[group.leaves[k].id]);
+    if (!at || code_.instructions[*at].handler != loadHandler)
       return;
-    at.push_back(first);
+    e.leaf[k] = {code_.instructions[*at].operand[0], true};
+    registers[k] = code_.instructions[*at].result;
+    known[k] = true;
+    held.push_back(*at);
   }
-  at.push_back(emittedFrom);
-  auto table = std::make_shared<runtime::StreamedSteps>();
-  for (size_t i : at)
-    table->step[table->count++] = code_.instructions[i];
-  const runtime::Instruction &operation = table->step[table->count - 2];
-  const runtime::Instruction &store = table->step[table->count - 1];
-  if (store.operand[1] != operation.result)
-    return;
-  // Each operand of the operation: the pointer pair of its load, or its
-  // uniform register.
-  bool loaded[2] = {};
-  uint32_t operand[2] = {operation.operand[0], operation.operand[1]};
-  for (size_t k = 0; k < group->second.loads.size(); ++k) {
-    const runtime::Instruction &load = table->step[k];
-    for (uint32_t j = 0; j < 2; ++j)
-      if (!loaded[j] && operation.operand[j] == load.result) {
-        loaded[j] = true;
-        operand[j] = load.operand[0];
-        break;
+  std::vector<uint32_t> nodeRegisters;
+  for (const Instruction *node : group.nodes) {
+    const auto [from, end] = streamedEmitted_[node->result];
+    if (end != from + 1)
+      return;
+    const runtime::Instruction &lowered = code_.instructions[from];
+    Expression::Node &n = e.node[nodeRegisters.size()];
+    n.op = *binaryOp(node->opcode);
+    for (uint32_t o = 0; o < 2; ++o) {
+      const uint32_t id = node->idOperand(o);
+      uint32_t want = 0;
+      if (const auto leaf = std::find_if(group.leaves.begin(), group.leaves.end(),
+                                         [&](const StreamedStore::Leaf &l) { return l.id == id; });
+          leaf != group.leaves.end()) {
+        const size_t k = static_cast<size_t>(leaf - group.leaves.begin());
+        n.operand[o] = static_cast<uint8_t>(k);
+        if (!known[k]) { // a uniform's register
+          registers[k] = lowered.operand[o];
+          known[k] = true;
+          e.leaf[k] = {lowered.operand[o], false};
+        }
+        want = registers[k];
+      } else {
+        const auto earlier = std::find_if(group.nodes.begin(), group.nodes.end(),
+                                          [&](const Instruction *x) { return x->result == id; });
+        const size_t j = static_cast<size_t>(earlier - group.nodes.begin());
+        if (j >= nodeRegisters.size())
+          return;
+        n.operand[o] = static_cast<uint8_t>(Expression::maxLeaves + j);
+        want = nodeRegisters[j];
       }
+      if (lowered.operand[o] != want)
+        return;
+    }
+    nodeRegisters.push_back(lowered.result);
+    held.push_back(from);
   }
-  if (std::count(loaded, loaded + 2, true) !=
-      static_cast<std::ptrdiff_t>(group->second.loads.size()))
+  const runtime::Instruction &store = code_.instructions[*storeAt];
+  if (store.operand[1] != (nodeRegisters.empty() ? registers[0] : nodeRegisters.back()))
     return;
-  const runtime::Handler handler = runtime::streamedStoreHandler(
-      *binaryOp(group->second.opcode), makeScalar(group->second.type), loaded[0], loaded[1],
-      pointsToGlobal(original.idOperand(0), original));
-  if (!handler)
-    return;
+  held.push_back(*storeAt);
+  std::sort(held.begin(), held.end());
+  e.leaves = static_cast<uint32_t>(group.leaves.size());
+  e.nodes = static_cast<uint32_t>(group.nodes.size());
+  e.store = store.operand[0];
+  e.components = group.components;
   runtime::Instruction streamed = store;
+  for (size_t i : held)
+    e.steps.push_back(code_.instructions[i]);
   streamed.handler = handler;
-  streamed.operand[0] = operand[0];
-  streamed.operand[1] = operand[1];
-  streamed.operand[2] = store.operand[0];
-  streamed.data = table.get();
-  code_.tables.push_back(table);
-  for (auto i = at.rbegin(); i != at.rend(); ++i)
+  streamed.data = expression.get();
+  code_.tables.push_back(expression);
+  for (auto i = held.rbegin(); i != held.rend(); ++i)
     code_.instructions.erase(code_.instructions.begin() + static_cast<std::ptrdiff_t>(*i));
   code_.instructions.push_back(streamed);
 }

@@ -848,22 +848,29 @@ private:
   bool lowerComposedSelection(const Instruction &instruction);
   std::unordered_map<uint32_t, ComponentList> composed_;
 
-  // Stores of one lane-wise operation on values loaded for it alone, all
-  // through affine pointers in one block (lower_stream.cpp): lowered as
-  // usual, then replaced by one instruction that streams the operands
-  // through the operation into the stored elements when the warp's lanes
-  // are all one run, and runs the lowered instructions otherwise.
+  // Stores of an expression of lane-wise operations on values loaded for
+  // it alone, all through affine pointers in one block (lower_stream.cpp):
+  // lowered as usual, then replaced by one instruction that streams the
+  // operands through the operations into the stored elements when the
+  // warp's lanes are all one run, and runs the lowered instructions
+  // otherwise (runtime::StreamedExpression).
   struct StreamedStore {
-    std::vector<uint32_t> loads; // one or two, in the block's order
-    uint32_t operation = 0;      // its result
-    spv::Op opcode = spv::OpNop; // and what it does, to values of this type
-    uint32_t type = 0;
+    struct Leaf {
+      uint32_t id = 0;
+      bool loaded = false; // else uniform
+    };
+    std::vector<Leaf> leaves;
+    // The operations in the order they compute, the stored value's last;
+    // none when the stored value is leaf 0, loaded.
+    std::vector<const Instruction *> nodes;
+    Scalar scalar = Scalar::I32;
+    uint32_t components = 1;
   };
   void findStreamedStores();
   void fuseStreamedStore(const Instruction &original, size_t emittedFrom);
   std::unordered_map<const Instruction *, StreamedStore> streamedStores_; // by the store
   // Each member's emitted instructions, [first, end) in code_.instructions
-  // (keys: the members).
+  // (keys: the loaded leaves and the operations).
   std::unordered_map<uint32_t, std::pair<size_t, size_t>> streamedEmitted_;
   // Record stores (lower_stream.cpp): stores that may write each
   // work-item's record in parts (vstore4(v_k, 4 * i + k, p), k = 0 .. 3),

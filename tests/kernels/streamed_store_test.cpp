@@ -1,18 +1,22 @@
-// Stores of one lane-wise operation on values loaded for it alone, through
-// pointers that step by one element from work-item to work-item (kernels in
-// cl/streamed_store.cl): `c[i] = a[i] + b[i]` and its kin. Lanewise runs
-// such a store as one pass over memory when a warp's work-items all take
-// part, and as its loads, operation and store otherwise
-// (spirv/lower_stream.cpp, runtime/exec_affine.cpp). Covered: every
-// operation it streams in int, uint, long, ulong, float and double; a
-// uniform operand on either side; a bounds test; the result over an
-// operand; operands and results at unlike offsets; divergence; strides
-// that are not one element; an operand read twice; rows of a 2D range;
-// __local results. The expected values follow the OpenCL C operators
-// (6.15.1, 6.15.4), computed here; float division within the 2.5 ulp
-// OpenCL C allows it (7.4), the rest bit for bit. Every launch shape of
-// launches.h, -O2 and -O0, and every element the kernel must not write is
-// checked too.
+// Stores of lane-wise operations on values loaded for them alone, through
+// pointers that step by one work-item's elements (kernels in
+// cl/streamed_store.cl): `c[i] = a[i] + b[i]`, `(a[i] + b[i]) * k - d[i]`,
+// `vstore4(k * vload4(i, x) + vload4(i, y), i, out)` and their kin.
+// Lanewise runs such a store as one pass over memory when a warp's
+// work-items all take part, and as its loads, operations and store
+// otherwise (spirv/lower_stream.cpp, runtime/exec_affine.cpp). Covered:
+// every operation it streams in int, uint, long, ulong, float and double;
+// a uniform operand on either side, and twice; chains of operations, and
+// one longer than a streamed store computes; copies; vectors of 2, 3, 4,
+// 8 and 16 components through vloadn/vstoren and through vector pointers;
+// a bounds test; the result over an operand; operands and results at
+// unlike offsets; divergence; strides that are not one element; an
+// operand read twice; a uniform vector whose components differ; rows of a
+// 2D range; __local results. The expected values follow the OpenCL C
+// operators (6.15.1, 6.15.4), computed here; float division within the
+// 2.5 ulp OpenCL C allows it (7.4), the rest bit for bit. Every launch
+// shape of launches.h, -O2 and -O0, and every element the kernel must not
+// write is checked too.
 #include "harness.h"
 #include "launches.h"
 
@@ -112,6 +116,7 @@ protected:
   }
 
   template <typename T> void everyKernel(const std::string &type);
+  template <typename T> void expressions(const std::string &type);
 };
 
 template <typename T> void StreamedStore::everyKernel(const std::string &type) {
@@ -227,12 +232,142 @@ template <typename T> void StreamedStore::everyKernel(const std::string &type) {
       true);
 }
 
+template <typename T> void StreamedStore::expressions(const std::string &type) {
+  const T k = std::is_floating_point_v<T> ? T(-2.75) : T(7);
+  const Count same = [](const Launch &l) { return items(l) + 3; };
+  check<T>(
+      "chain_" + type, 3, same, same,
+      [&](cl_kernel kernel, cl_mem out, const std::vector<cl_mem> &in, const Launch &) {
+        setArgs(kernel, in[0], in[1], in[2], k, out);
+      },
+      [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+        forItems(l, [&](size_t i) { out[i] = T(T(T(in[0][i] + in[1][i]) * k) - in[2][i]); });
+      });
+  const Arguments operandAndK = [&](cl_kernel kernel, cl_mem out, const std::vector<cl_mem> &in,
+                                    const Launch &) { setArgs(kernel, in[0], k, out); };
+  check<T>("twice_" + type, 1, same, same, operandAndK,
+           [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+             forItems(l, [&](size_t i) { out[i] = T(T(in[0][i] * k) + k); });
+           });
+  check<T>(
+      "deep_" + type, 2, same, same,
+      [&](cl_kernel kernel, cl_mem out, const std::vector<cl_mem> &in, const Launch &) {
+        setArgs(kernel, in[0], in[1], k, out);
+      },
+      [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+        forItems(l, [&](size_t i) {
+          T x = T(T(in[0][i] + k) * k);
+          x = T(T(T(x - in[1][i]) + k) * k);
+          out[i] = T(T(x - k) + in[1][i + 1]);
+        });
+      });
+  const Arguments operandThenResult = [this](cl_kernel kernel, cl_mem out,
+                                             const std::vector<cl_mem> &in,
+                                             const Launch &) { setArgs(kernel, in[0], out); };
+  check<T>("square_" + type, 1, same, same, operandThenResult,
+           [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+             forItems(l, [&](size_t i) { out[i] = T(in[0][i] * in[0][i]); });
+           });
+  check<T>("copy_" + type, 1, same, same, operandThenResult,
+           [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+             forItems(l, [&](size_t i) { out[i + 2] = in[0][i]; });
+           });
+  // Vectors of n components, n elements apart (vloadn, vstoren).
+  for (const size_t n : {2, 3, 4, 8, 16}) {
+    const Count elements = [n](const Launch &l) { return items(l) * n + 5; };
+    check<T>(
+        "saxpy" + std::to_string(n) + "_" + type, 2, elements, elements,
+        [&](cl_kernel kernel, cl_mem out, const std::vector<cl_mem> &in, const Launch &) {
+          setArgs(kernel, k, in[0], in[1], out);
+        },
+        [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+          forItems(l, [&](size_t i) {
+            for (size_t e = n * i; e < n * (i + 1); ++e)
+              out[e] = T(T(k * in[0][e]) + in[1][e]);
+          });
+        });
+  }
+  const Count four = [](const Launch &l) { return items(l) * 4 + 5; };
+  check<T>("pointers4_" + type, 2, four, four, operandsThenResult(),
+           [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+             forItems(l, [&](size_t i) {
+               for (size_t e = 4 * i; e < 4 * (i + 1); ++e)
+                 out[e] = T(in[0][e] - in[1][e]);
+             });
+           });
+  check<T>("copy4_" + type, 1, four, four, operandThenResult,
+           [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+             forItems(l, [&](size_t i) {
+               for (size_t e = 4 * i; e < 4 * (i + 1); ++e)
+                 out[e] = in[0][e];
+             });
+           });
+  check<T>("shifted4_" + type, 2, four, four, operandsThenResult(),
+           [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+             forItems(l, [&](size_t i) {
+               for (size_t e = 4 * i; e < 4 * (i + 1); ++e)
+                 out[e + 3] = T(in[0][e + 1] * in[1][e + 2]);
+             });
+           });
+  check<T>(
+      "in_place4_" + type, 1, four, four,
+      [&](cl_kernel kernel, cl_mem out, const std::vector<cl_mem> &in, const Launch &) {
+        setArgs(kernel, out, in[0]);
+      },
+      [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+        forItems(l, [&](size_t i) {
+          for (size_t e = 4 * i; e < 4 * (i + 1); ++e)
+            out[e] = T(out[e] + in[0][e]);
+        });
+      });
+  for (const int bound : {0, 1, 2}) {
+    auto n = [bound](const Launch &l) -> size_t {
+      return bound == 0 ? items(l) - 7 : bound == 1 ? items(l) / 3 : items(l) + 5;
+    };
+    check<T>(
+        "bounded4_" + type, 2, [](const Launch &l) { return (items(l) + 5) * 4; },
+        [](const Launch &l) { return (items(l) + 5) * 4; },
+        [&](cl_kernel kernel, cl_mem out, const std::vector<cl_mem> &in, const Launch &l) {
+          setArgs(kernel, in[0], in[1], out, cl_uint(n(l)));
+        },
+        [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+          forItems(l, [&](size_t i) {
+            if (i < n(l))
+              for (size_t e = 4 * i; e < 4 * (i + 1); ++e)
+                out[e] = T(in[1][e] - in[0][e]);
+          });
+        });
+  }
+  check<T>("divergent4_" + type, 2, four, four, operandsThenResult(),
+           [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+             forItems(l, [&](size_t i) {
+               if (i % 3 != 1)
+                 for (size_t e = 4 * i; e < 4 * (i + 1); ++e)
+                   out[e] = T(in[0][e] + in[1][e]);
+             });
+           });
+  check<T>("unlike4_" + type, 1, four, four, operandAndK,
+           [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+             forItems(l, [&](size_t i) {
+               for (size_t c = 0; c < 4; ++c)
+                 out[4 * i + c] = T(in[0][4 * i + c] * T(k + T(c)));
+             });
+           });
+}
+
 TEST_F(StreamedStore, Int) { everyKernel<std::int32_t>("int"); }
 TEST_F(StreamedStore, Uint) { everyKernel<std::uint32_t>("uint"); }
 TEST_F(StreamedStore, Long) { everyKernel<std::int64_t>("long"); }
 TEST_F(StreamedStore, Ulong) { everyKernel<std::uint64_t>("ulong"); }
 TEST_F(StreamedStore, Float) { everyKernel<float>("float"); }
 TEST_F(StreamedStore, Double) { everyKernel<double>("double"); }
+
+TEST_F(StreamedStore, IntExpressions) { expressions<std::int32_t>("int"); }
+TEST_F(StreamedStore, UintExpressions) { expressions<std::uint32_t>("uint"); }
+TEST_F(StreamedStore, LongExpressions) { expressions<std::int64_t>("long"); }
+TEST_F(StreamedStore, UlongExpressions) { expressions<std::uint64_t>("ulong"); }
+TEST_F(StreamedStore, FloatExpressions) { expressions<float>("float"); }
+TEST_F(StreamedStore, DoubleExpressions) { expressions<double>("double"); }
 
 TEST_F(StreamedStore, Division) {
   binary<float>("div_float", [](float a, float b) { return a / b; });

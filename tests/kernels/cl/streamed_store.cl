@@ -75,12 +75,103 @@
     c[i] = scratch[n - 1 - l];                                                                     \
   }
 
+// Expressions of several operations, and stores of vectors in memory order
+// (vloadn and vstoren, vector pointers), which stream whole when every
+// work-item of the warp takes part.
+#define EXPRESSIONS(T)                                                                             \
+  /* Three loads, a uniform, three operations. */                                                 \
+  kernel void chain_##T(global const T *a, global const T *b, global const T *d, T k,            \
+                        global T *c) {                                                             \
+    const size_t i = get_global_id(0);                                                             \
+    c[i] = (a[i] + b[i]) * k - d[i];                                                               \
+  }                                                                                                \
+  /* One uniform twice. */                                                                         \
+  kernel void twice_##T(global const T *a, T k, global T *c) {                                    \
+    const size_t i = get_global_id(0);                                                             \
+    c[i] = a[i] * k + k;                                                                           \
+  }                                                                                                \
+  /* More operations than one streamed store computes. */                                         \
+  kernel void deep_##T(global const T *a, global const T *b, T k, global T *c) {                  \
+    const size_t i = get_global_id(0);                                                             \
+    c[i] = ((((((a[i] + k) * k) - b[i]) + k) * k) - k) + b[i + 1];                                 \
+  }                                                                                                \
+  /* A load read twice. */                                                                         \
+  kernel void square_##T(global const T *a, global T *c) {                                        \
+    const size_t i = get_global_id(0);                                                             \
+    const T x = a[i];                                                                              \
+    c[i] = x * x;                                                                                  \
+  }                                                                                                \
+  kernel void copy_##T(global const T *a, global T *c) {                                          \
+    const size_t i = get_global_id(0);                                                             \
+    c[i + 2] = a[i];                                                                               \
+  }                                                                                                \
+  kernel void saxpy2_##T(T k, global const T *x, global const T *y, global T *out) {              \
+    const size_t i = get_global_id(0);                                                             \
+    vstore2(k * vload2(i, x) + vload2(i, y), i, out);                                              \
+  }                                                                                                \
+  kernel void saxpy3_##T(T k, global const T *x, global const T *y, global T *out) {              \
+    const size_t i = get_global_id(0);                                                             \
+    vstore3(k * vload3(i, x) + vload3(i, y), i, out);                                              \
+  }                                                                                                \
+  kernel void saxpy4_##T(T k, global const T *x, global const T *y, global T *out) {              \
+    const size_t i = get_global_id(0);                                                             \
+    vstore4(k * vload4(i, x) + vload4(i, y), i, out);                                              \
+  }                                                                                                \
+  kernel void saxpy8_##T(T k, global const T *x, global const T *y, global T *out) {              \
+    const size_t i = get_global_id(0);                                                             \
+    vstore8(k * vload8(i, x) + vload8(i, y), i, out);                                              \
+  }                                                                                                \
+  kernel void saxpy16_##T(T k, global const T *x, global const T *y, global T *out) {             \
+    const size_t i = get_global_id(0);                                                             \
+    vstore16(k * vload16(i, x) + vload16(i, y), i, out);                                           \
+  }                                                                                                \
+  /* Through vector pointers. */                                                                   \
+  kernel void pointers4_##T(global const T##4 *a, global const T##4 *b, global T##4 *c) {         \
+    const size_t i = get_global_id(0);                                                             \
+    c[i] = a[i] - b[i];                                                                            \
+  }                                                                                                \
+  kernel void copy4_##T(global const T *a, global T *c) {                                         \
+    const size_t i = get_global_id(0);                                                             \
+    vstore4(vload4(i, a), i, c);                                                                   \
+  }                                                                                                \
+  /* The vectors one element into the buffers, and the result three. */                           \
+  kernel void shifted4_##T(global const T *a, global const T *b, global T *c) {                   \
+    const size_t i = get_global_id(0);                                                             \
+    vstore4(vload4(i, a + 1) * vload4(i, b + 2), i, c + 3);                                        \
+  }                                                                                                \
+  kernel void in_place4_##T(global T *c, global const T *b) {                                     \
+    const size_t i = get_global_id(0);                                                             \
+    vstore4(vload4(i, c) + vload4(i, b), i, c);                                                    \
+  }                                                                                                \
+  kernel void bounded4_##T(global const T *a, global const T *b, global T *c, uint n) {           \
+    const size_t i = get_global_id(0);                                                             \
+    if (i < n)                                                                                     \
+      vstore4(vload4(i, b) - vload4(i, a), i, c);                                                  \
+  }                                                                                                \
+  kernel void divergent4_##T(global const T *a, global const T *b, global T *c) {                 \
+    const size_t i = get_global_id(0);                                                             \
+    if (i % 3 != 1)                                                                                \
+      vstore4(vload4(i, a) + vload4(i, b), i, c);                                                  \
+  }                                                                                                \
+  /* A uniform vector whose components differ: not in memory order. */                            \
+  kernel void unlike4_##T(global const T *a, T k, global T *c) {                                  \
+    const size_t i = get_global_id(0);                                                             \
+    vstore4(vload4(i, a) * (T##4)(k, k + (T)1, k + (T)2, k + (T)3), i, c);                           \
+  }
+
 STREAMED(int)
 STREAMED(uint)
 STREAMED(long)
 STREAMED(ulong)
 STREAMED(float)
 STREAMED(double)
+
+EXPRESSIONS(int)
+EXPRESSIONS(uint)
+EXPRESSIONS(long)
+EXPRESSIONS(ulong)
+EXPRESSIONS(float)
+EXPRESSIONS(double)
 
 BINARY(float, div, /)
 BINARY(double, div, /)
