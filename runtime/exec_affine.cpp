@@ -781,9 +781,7 @@ bool writeRecords(const RecordSteps &record, ExecutionState &s) {
   const std::uint32_t n = s.span;
   if (!s.streamingStores || !s.dense || n == 0 || handlerIsa() != Isa::Avx2)
     return false;
-  std::uint64_t recordBytes = 0;
-  for (const Instruction &store : record.stores)
-    recordBytes += std::uint64_t(store.components) * 4;
+  const std::uint64_t recordBytes = record.recordBytes;
   // The members by address: each must start where the one before it ends.
   std::array<std::pair<std::uint64_t, const Instruction *>, maxRecordElements> parts;
   std::uint32_t members = 0;
@@ -806,10 +804,10 @@ bool writeRecords(const RecordSteps &record, ExecutionState &s) {
       rows[elements++] = value + std::size_t(c) * s.width;
   }
   auto *base = reinterpret_cast<std::byte *>(parts[0].first);
-  if (reinterpret_cast<std::uintptr_t>(base) % 16 != 0 || recordBytes % 16 != 0)
+  if (reinterpret_cast<std::uintptr_t>(base) % 16 != 0)
     return false;
   const std::uint32_t done =
-      streamRecords8(base, rows.data(), elements / 4, n, std::int64_t(recordBytes));
+      storeRecords8<true>(base, rows.data(), elements / 4, n, std::int64_t(recordBytes));
   for (std::uint32_t l = done; l < n; ++l)
     for (std::uint32_t e = 0; e < elements; ++e)
       std::memcpy(base + l * recordBytes + e * 4, rows[e] + l, 4);

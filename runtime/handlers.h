@@ -257,14 +257,16 @@ Handler widenedHalfLoadHandler();
 // global memory of varying 32-bit values (the members, in program order)
 // that may write each work-item's record in parts, as vstore4(v_k, 4 * i +
 // k, p) for k = 0 .. 3 do. `addresses` compute the members' pointer pairs
-// and write nothing else; `stores` are the members' affine stores. When
-// the launch streams its stores, every lane of the warp is one run from
-// lane 0, the members' pointers step by the same record size, and the
+// and write nothing else; `stores` are the members' affine stores, whose
+// elements make up `recordBytes`, a multiple of 16. When the launch
+// streams its stores, every lane of the warp is one run from lane 0, the
+// members' pointers step by the record's size, and the
 // members' vectors lie one after another in it, the records are written
 // whole in one pass, past the caches; otherwise the stores run one after
 // another, as they were written.
 struct RecordSteps {
   std::vector<Instruction> addresses, stores;
+  std::uint32_t recordBytes = 0;
 };
 // At most this many elements a record (the lowering sees to it).
 constexpr std::uint32_t maxRecordElements = 64;

@@ -76,60 +76,52 @@ template <std::uint32_t S> inline void transpose(__m128i *v) {
 // transpose<4>. Lanes [0, result), in blocks of 8; only where the
 // processor has AVX2 (handlerIsa()). Addresses are stepped, not
 // multiplied: a block's lanes are at memory + {0, 1, 2, 3} x laneBytes and
-// 4 x laneBytes further, its component rows at rows + {0, 1, 2, 3} x w.
-template <bool Store, typename Components>
+// 4 x laneBytes further.
+
+// Registers from memory: component rows r + c x w.
+template <typename Components>
 [[gnu::target("avx2")]] inline std::uint32_t
-transposeBlocks8(std::uint32_t *r, std::byte *base, Components components, std::uint32_t lanes,
-                 std::uint32_t w, std::int64_t laneBytes) {
+loadBlocks8(std::uint32_t *r, const std::byte *base, Components components, std::uint32_t lanes,
+            std::uint32_t w, std::int64_t laneBytes) {
   const std::int64_t lane1 = laneBytes, lane3 = 3 * laneBytes, lane4 = 4 * laneBytes;
   const std::size_t row1 = std::size_t(w) * 4, row3 = 3 * row1, row4 = 4 * row1;
   std::uint32_t first = 0;
   for (; first + 8 <= lanes; first += 8, base += 2 * lane4, r += 8) {
-    std::byte *vectors = base;
+    const std::byte *vectors = base;
     auto *rows = reinterpret_cast<std::byte *>(r);
     for (std::uint32_t j = 0; j < std::uint32_t(components); j += 4, vectors += 16, rows += row4) {
-      std::byte *const high = vectors + lane4;
-      std::byte *const inMemory[8] = {
+      const std::byte *const high = vectors + lane4;
+      const std::byte *const inMemory[8] = {
           vectors, vectors + lane1, vectors + 2 * lane1, vectors + lane3,
           high,    high + lane1,    high + 2 * lane1,    high + lane3};
       std::byte *const inRegister[4] = {rows, rows + row1, rows + 2 * row1, rows + row3};
       __m256i v[4];
       for (std::uint32_t k = 0; k < 4; ++k)
-        v[k] = Store ? _mm256_loadu_si256(reinterpret_cast<const __m256i *>(inRegister[k]))
-                     : _mm256_inserti128_si256(
-                           _mm256_castsi128_si256(
-                               _mm_loadu_si128(reinterpret_cast<const __m128i *>(inMemory[k]))),
-                           _mm_loadu_si128(reinterpret_cast<const __m128i *>(inMemory[k + 4])), 1);
+        v[k] = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i *>(inMemory[k]))),
+            _mm_loadu_si128(reinterpret_cast<const __m128i *>(inMemory[k + 4])), 1);
       transposeHalves(v);
-      for (std::uint32_t k = 0; k < 4; ++k) {
-        if constexpr (Store) {
-          _mm_storeu_si128(reinterpret_cast<__m128i *>(inMemory[k]), _mm256_castsi256_si128(v[k]));
-          _mm_storeu_si128(reinterpret_cast<__m128i *>(inMemory[k + 4]),
-                           _mm256_extracti128_si256(v[k], 1));
-        } else {
-          _mm256_storeu_si256(reinterpret_cast<__m256i *>(inRegister[k]), v[k]);
-        }
-      }
+      for (std::uint32_t k = 0; k < 4; ++k)
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(inRegister[k]), v[k]);
     }
   }
   return first;
 }
 
-// Lanes [0, result) of records of 32-bit elements, in blocks of 8: lane
-// l's record, at base + l x laneBytes, is elements 0 .. 4 x chunks - 1, and
-// element e of lane l is rows[e][l]. Each record is written whole, 16
-// bytes at a time past the caches (base and laneBytes multiples of 16; the
-// caller orders the stores with _mm_sfence), as transposeBlocks8 stores a
-// vector: lanes k and k + 4 of four rows in register k. Only where the
-// processor has AVX2.
+// Memory from rows: lane l's record, at base + l x laneBytes, is elements
+// 0 .. 4 x chunks - 1, and element e of lane l is rows[e][l] (a register's
+// component rows, or the rows of several registers: a record store's
+// parts). Stream: 16 bytes at a time past the caches (base and laneBytes
+// multiples of 16; the caller orders the stores with _mm_sfence).
+template <bool Stream, typename Chunks>
 [[gnu::target("avx2")]] inline std::uint32_t
-streamRecords8(std::byte *base, const std::uint32_t *const *rows, std::uint32_t chunks,
-               std::uint32_t lanes, std::int64_t laneBytes) {
+storeRecords8(std::byte *base, const std::uint32_t *const *rows, Chunks chunks,
+              std::uint32_t lanes, std::int64_t laneBytes) {
   const std::int64_t lane1 = laneBytes, lane3 = 3 * laneBytes, lane4 = 4 * laneBytes;
   std::uint32_t first = 0;
   for (; first + 8 <= lanes; first += 8, base += 2 * lane4) {
     std::byte *chunk = base;
-    for (std::uint32_t q = 0; q < chunks; ++q, chunk += 16) {
+    for (std::uint32_t q = 0; q < std::uint32_t(chunks); ++q, chunk += 16) {
       const std::uint32_t *const *row = rows + 4 * q;
       __m256i v[4];
       for (std::uint32_t k = 0; k < 4; ++k)
@@ -139,13 +131,38 @@ streamRecords8(std::byte *base, const std::uint32_t *const *rows, std::uint32_t 
       std::byte *const inMemory[8] = {chunk, chunk + lane1, chunk + 2 * lane1, chunk + lane3,
                                       high,  high + lane1,  high + 2 * lane1,  high + lane3};
       for (std::uint32_t k = 0; k < 4; ++k) {
-        _mm_stream_si128(reinterpret_cast<__m128i *>(inMemory[k]), _mm256_castsi256_si128(v[k]));
-        _mm_stream_si128(reinterpret_cast<__m128i *>(inMemory[k + 4]),
-                         _mm256_extracti128_si256(v[k], 1));
+        const __m128i low = _mm256_castsi256_si128(v[k]), up = _mm256_extracti128_si256(v[k], 1);
+        if constexpr (Stream) {
+          _mm_stream_si128(reinterpret_cast<__m128i *>(inMemory[k]), low);
+          _mm_stream_si128(reinterpret_cast<__m128i *>(inMemory[k + 4]), up);
+        } else {
+          _mm_storeu_si128(reinterpret_cast<__m128i *>(inMemory[k]), low);
+          _mm_storeu_si128(reinterpret_cast<__m128i *>(inMemory[k + 4]), up);
+        }
       }
     }
   }
   return first;
+}
+
+// Either way between memory and a register's component rows (r + c x w).
+template <bool Store, bool Stream, typename Components>
+[[gnu::target("avx2")]] inline std::uint32_t
+transposeBlocks8(std::uint32_t *r, std::byte *base, Components components, std::uint32_t lanes,
+                 std::uint32_t w, std::int64_t laneBytes) {
+  if constexpr (!Store) {
+    return loadBlocks8(r, base, components, lanes, w, laneBytes);
+  } else {
+    const std::uint32_t *rows[16];
+    for (std::uint32_t c = 0; c < std::uint32_t(components); ++c)
+      rows[c] = r + std::size_t(c) * w;
+    if constexpr (std::is_same_v<Components, std::uint32_t>)
+      return storeRecords8<Stream>(base, rows, components / 4, lanes, laneBytes);
+    else
+      return storeRecords8<Stream>(
+          base, rows, std::integral_constant<std::uint32_t, Components::value / 4>(), lanes,
+          laneBytes);
+  }
 }
 
 // Lanes [0, result) of registers `r` from memory `base`, or into memory
@@ -165,13 +182,13 @@ inline std::uint32_t transposeBlocks(BitsT<Bytes> *r, std::byte *base, std::uint
     if (laneBytes == 0)
       laneBytes = std::int64_t(components) * Bytes;
     std::uint32_t first = 0;
-    if constexpr (S == 4 && !Stream)
-      if (handlerIsa() == Isa::Avx2) {
+    if constexpr (S == 4)
+      if (handlerIsa() == Isa::Avx2 && components <= 16) {
         // Four components (float4, int4) with the count known at compile time.
         first = components == 4
-                    ? transposeBlocks8<Store>(r, base, std::integral_constant<std::uint32_t, 4>(),
-                                              lanes, w, laneBytes)
-                    : transposeBlocks8<Store>(r, base, components, lanes, w, laneBytes);
+                    ? transposeBlocks8<Store, Stream>(
+                          r, base, std::integral_constant<std::uint32_t, 4>(), lanes, w, laneBytes)
+                    : transposeBlocks8<Store, Stream>(r, base, components, lanes, w, laneBytes);
         r += first;
         base += first * laneBytes;
         lanes -= first;

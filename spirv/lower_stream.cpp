@@ -371,6 +371,7 @@ void KernelLowering::fuseRecordStore(size_t emittedFrom, const std::vector<size_
       record->addresses.push_back(address);
     }
     record->stores.push_back(store);
+    record->recordBytes += store.components * 4;
     from = end;
   }
   runtime::Instruction fused;
