@@ -1261,7 +1261,7 @@ int main(int argc, char **argv) {
     Result r[2];
   };
   std::vector<Row> rows;
-  const char *format = "%-18s %-20s %12s %12s %7s  %-6s %-7s %10s %10s  %-10s %8s %8s\n";
+  const char *format = "%-18s %-20s %12s %12s %7s  %-6s %-7s %10s %10s  %-10s %-12s %-12s\n";
   std::printf(format, "kernel", "size", "lanewise_ms", "pocl_ms", "ratio", "lw_ok", "pocl_ok",
               "lw_rate", "pocl_rate", "rate_unit", "lw_triad", "pocl_triad");
   double logRatios = 0;
@@ -1272,9 +1272,15 @@ int main(int argc, char **argv) {
       continue;
     const Benchmark bm = make();
     Row row{bm.kernel, {}};
+    // A streaming kernel's share is of a triad measured just before it:
+    // the host's bandwidth moves from minute to minute on shared machines.
+    const bool streams = std::string(bm.unit) == "GB/s" && triad > 0;
+    double triads[2] = {};
     for (int p = 0; p < 2; ++p) {
       if (!usable[p])
         continue;
+      if (streams)
+        triads[p] = hostTriad(o.streamN, triadThreads);
       Record record = measure(p, &bm, o);
       if (!record.setupError.empty())
         record.result.error = record.setupError;
@@ -1301,16 +1307,18 @@ int main(int argc, char **argv) {
       return r.ran && r.eventMs > 0 ? fixed(bm.work / (r.eventMs / 1e3), 3) : std::string("-");
     };
     // A streaming kernel's bandwidth as a share of the host's triad.
-    auto share = [&](const Result &r) {
-      if (!r.ran || r.eventMs <= 0 || triad <= 0 || std::string(bm.unit) != "GB/s")
+    auto share = [&](int p) {
+      const Result &r = row.r[p];
+      if (!r.ran || r.eventMs <= 0 || triads[p] <= 0)
         return std::string("-");
-      return fixed(100 * bm.work / (r.eventMs / 1e3) / triad, 0) + "%";
+      return fixed(100 * bm.work / (r.eventMs / 1e3) / triads[p], 0) + "% of " +
+             fixed(triads[p], 1);
     };
     const std::string label = bm.launches ? "launch " + bm.kernel : bm.kernel;
     std::printf(format, label.c_str(), bm.size.c_str(), ms(lw).c_str(), ms(pocl).c_str(),
                 ratio.c_str(), verdict(LanewiseIndex, lw).c_str(), verdict(PoclIndex, pocl).c_str(),
-                rate(lw).c_str(), rate(pocl).c_str(), bm.unit, share(lw).c_str(),
-                share(pocl).c_str());
+                rate(lw).c_str(), rate(pocl).c_str(), bm.unit, share(LanewiseIndex).c_str(),
+                share(PoclIndex).c_str());
     std::fflush(stdout);
     row.kernel = label;
     rows.push_back(std::move(row));
@@ -1320,7 +1328,7 @@ int main(int argc, char **argv) {
                 std::exp(logRatios / ratioCount), ratioCount);
   std::printf("(ratio = lanewise_ms / pocl_ms, above 1: Lanewise slower; rates from the medians, "
               "GB/s counting the bytes each kernel must read and write once; *_triad: that rate "
-              "as a share of the host triad; launch rows: milliseconds per launch from the host's "
+              "as a share of the host triad (GB/s) measured just before the kernel; launch rows: milliseconds per launch from the host's "
               "clock)\n\n");
   std::printf("%-18s %12s %12s\n", "kernel", "lw_wall_ms", "pocl_wall_ms");
   for (const Row &row : rows)
