@@ -579,6 +579,29 @@ template <std::uint32_t Bytes> struct Memory {
   }
 };
 
+#if defined(__x86_64__)
+[[gnu::target("avx2,f16c")]] void widenHalvesF16c(float *out, const std::uint16_t *in,
+                                                  std::size_t count) {
+  std::size_t e = 0;
+  for (; e + 8 <= count; e += 8)
+    _mm256_storeu_ps(out + e,
+                     _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(in + e))));
+  for (; e < count; ++e)
+    out[e] = widenBits(in[e]);
+}
+#endif
+
+// `count` halves widened to floats: eight at a time with F16C where the
+// handlers use AVX2 (every processor with AVX2 has F16C).
+inline void widenHalves(float *out, const std::uint16_t *in, std::size_t count) {
+#if defined(__x86_64__)
+  if (handlerIsa() == Isa::Avx2)
+    return widenHalvesF16c(out, in, count);
+#endif
+  for (std::size_t e = 0; e < count; ++e)
+    out[e] = widenBits(in[e]);
+}
+
 // A streamed store's operation on `count` elements: out = op(a, b), with
 // 16-byte non-temporal stores (Stream: `out` 16-byte aligned, `count` a
 // multiple of 16 bytes).
@@ -654,24 +677,24 @@ template <typename T, bool Global> void streamedStore(const Instruction &in, Exe
   const auto &e = *static_cast<const Expression *>(in.data);
   const std::uint32_t n = s.span;
   const std::size_t count = std::size_t(n) * e.components, bytes = count * sizeof(T);
-  auto elements = [&](std::uint32_t operand, T *&at) {
+  auto elements = [&](std::uint32_t operand, std::uint32_t size, std::uintptr_t &at) {
     const Pair<std::uint64_t> p = pairAt<std::uint64_t, true>(s, operand);
-    at = reinterpret_cast<T *>(p.base);
-    return p.stride == e.components * sizeof(T) && p.base % alignof(T) == 0 &&
+    at = p.base;
+    return p.stride == e.components * size && p.base % size == 0 &&
            (n <= s.rowLanes || rowsContinue(s, p));
   };
-  T *c = nullptr;
-  std::array<const T *, Expression::maxLeaves> loaded{};
-  bool streams = s.dense && n && elements(e.store, c);
+  std::uintptr_t to = 0;
+  bool streams = s.dense && n && elements(e.store, sizeof(T), to);
+  T *const c = reinterpret_cast<T *>(to);
+  std::array<std::uintptr_t, Expression::maxLeaves> loaded{};
   for (std::uint32_t k = 0; k < e.leaves && streams; ++k) {
     if (!e.leaf[k].loaded)
       continue;
-    T *at = nullptr;
-    streams = elements(e.leaf[k].reg, at);
-    const auto from = reinterpret_cast<std::uintptr_t>(at),
-               to = reinterpret_cast<std::uintptr_t>(c);
-    streams = streams && (from == to || from + bytes <= to || to + bytes <= from);
-    loaded[k] = at;
+    const std::uint32_t size = e.leaf[k].halves ? 2 : sizeof(T);
+    std::uintptr_t &from = loaded[k];
+    const std::size_t extent = count * size;
+    streams = elements(e.leaf[k].reg, size, from) &&
+              ((from == to && size == sizeof(T)) || from + extent <= to || to + bytes <= from);
   }
   if (!streams) {
     for (const Instruction &step : e.steps)
@@ -679,20 +702,21 @@ template <typename T, bool Global> void streamedStore(const Instruction &in, Exe
     return;
   }
   const bool stream = Global && s.streamingStores;
-  if (e.nodes == 0) { // a copy
+  if (e.nodes == 0 && !e.leaf[0].halves) { // a copy
+    const auto *from = reinterpret_cast<const std::byte *>(loaded[0]);
 #if defined(__SSE2__)
     if (stream) {
-      streamCopy(reinterpret_cast<std::byte *>(c), reinterpret_cast<const std::byte *>(loaded[0]),
-                 bytes);
+      streamCopy(reinterpret_cast<std::byte *>(c), from, bytes);
       _mm_sfence();
       return;
     }
 #endif
-    std::memmove(c, loaded[0], bytes);
+    std::memmove(c, from, bytes);
     return;
   }
-  // 2 KiB chunks: one for each uniform leaf (its value repeated) and each
-  // operation but the last.
+  // 2 KiB chunks: one for each uniform leaf (its value repeated), each
+  // leaf of halves (widened chunk by chunk) and each operation but the
+  // last.
   constexpr std::size_t chunk = 2048 / sizeof(T);
   alignas(64) T scratch[Expression::maxLeaves + Expression::maxNodes][chunk];
   for (std::uint32_t k = 0; k < e.leaves; ++k)
@@ -701,11 +725,27 @@ template <typename T, bool Global> void streamedStore(const Instruction &in, Exe
   // Elements [x, x + m) of every operation; the last streams its results
   // when `Stream` (c + x 16-byte aligned, m a multiple of 16 bytes).
   auto compute = [&]<bool Stream>(std::size_t x, std::size_t m) {
+    if constexpr (std::is_same_v<T, float>)
+      for (std::uint32_t k = 0; k < e.leaves; ++k)
+        if (e.leaf[k].halves)
+          widenHalves(scratch[k], reinterpret_cast<const std::uint16_t *>(loaded[k]) + x, m);
     auto operand = [&](std::uint8_t k) -> const T * {
-      if (k >= Expression::maxLeaves)
+      if (k >= Expression::maxLeaves || !e.leaf[k].loaded || e.leaf[k].halves)
         return scratch[k];
-      return e.leaf[k].loaded ? loaded[k] + x : scratch[k];
+      return reinterpret_cast<const T *>(loaded[k]) + x;
     };
+    if (e.nodes == 0) { // widened halves
+#if defined(__SSE2__)
+      if constexpr (Stream) {
+        for (std::size_t q = 0; q < m; q += 16 / sizeof(T))
+          _mm_stream_si128(reinterpret_cast<__m128i *>(c + x + q),
+                           _mm_load_si128(reinterpret_cast<const __m128i *>(scratch[0] + q)));
+        return;
+      }
+#endif
+      std::memcpy(c + x, scratch[0], m * sizeof(T));
+      return;
+    }
     for (std::uint32_t j = 0; j < e.nodes; ++j) {
       const Expression::Node &node = e.node[j];
       const T *a = operand(node.operand[0]), *b = operand(node.operand[1]);
@@ -764,12 +804,7 @@ template <typename T, bool Global> void streamedStore(const Instruction &in, Exe
   float *r = s.reg<float>(in.result);
   const std::size_t count = std::size_t(n) * in.components;
   prefetchFollowing(reinterpret_cast<const std::byte *>(halves), count * 2);
-  std::size_t e = 0;
-  for (; e + 8 <= count; e += 8)
-    _mm256_storeu_ps(
-        r + e, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(halves + e))));
-  for (; e < count; ++e)
-    r[e] = widenBits(halves[e]);
+  widenHalvesF16c(r, halves, count);
 }
 #endif
 

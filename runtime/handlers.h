@@ -209,8 +209,9 @@ Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying, bool g
 // pair `store` of an expression of lane-wise binary operations (`node`, in
 // the order they compute; the last gives the stored value, or with none
 // the stored value is leaf 0) on `leaf`s, each loaded through a pointer
-// pair for the expression alone or a uniform value (a scalar, or a splat
-// vector whose component 0 is every component's). Elements of `type`, 4 or
+// pair for the expression alone (elements of `type`, or halves widened
+// to floats) or a uniform value (a scalar, or a splat vector whose
+// component 0 is every component's). Elements of `type`, 4 or
 // 8 bytes, `components` of them a work-item (vectors are in memory order:
 // their uniform operands are splats). When the warp's lanes are one run
 // from lane 0 and each pointer steps by one work-item's elements, the
@@ -223,6 +224,7 @@ struct StreamedExpression {
   struct Leaf {
     std::uint32_t reg = 0; // the pointer pair, or the uniform value
     bool loaded = false;
+    bool halves = false; // loaded halves widened to floats (vload_halfn)
   };
   // Operand k < maxLeaves is leaf k, maxLeaves + k node k.
   struct Node {

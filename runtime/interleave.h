@@ -80,9 +80,9 @@ template <std::uint32_t S> inline void transpose(__m128i *v) {
 
 // Registers from memory: component rows r + c x w.
 template <typename Components>
-[[gnu::target("avx2")]] inline std::uint32_t
-loadBlocks8(std::uint32_t *r, const std::byte *base, Components components, std::uint32_t lanes,
-            std::uint32_t w, std::int64_t laneBytes) {
+[[gnu::target("avx2")]] inline std::uint32_t loadBlocks8(std::uint32_t *r, const std::byte *base,
+                                                         Components components, std::uint32_t lanes,
+                                                         std::uint32_t w, std::int64_t laneBytes) {
   const std::int64_t lane1 = laneBytes, lane3 = 3 * laneBytes, lane4 = 4 * laneBytes;
   const std::size_t row1 = std::size_t(w) * 4, row3 = 3 * row1, row4 = 4 * row1;
   std::uint32_t first = 0;
@@ -115,8 +115,8 @@ loadBlocks8(std::uint32_t *r, const std::byte *base, Components components, std:
 // multiples of 16; the caller orders the stores with _mm_sfence).
 template <bool Stream, typename Chunks>
 [[gnu::target("avx2")]] inline std::uint32_t
-storeRecords8(std::byte *base, const std::uint32_t *const *rows, Chunks chunks,
-              std::uint32_t lanes, std::int64_t laneBytes) {
+storeRecords8(std::byte *base, const std::uint32_t *const *rows, Chunks chunks, std::uint32_t lanes,
+              std::int64_t laneBytes) {
   const std::int64_t lane1 = laneBytes, lane3 = 3 * laneBytes, lane4 = 4 * laneBytes;
   std::uint32_t first = 0;
   for (; first + 8 <= lanes; first += 8, base += 2 * lane4) {
@@ -159,9 +159,9 @@ transposeBlocks8(std::uint32_t *r, std::byte *base, Components components, std::
     if constexpr (std::is_same_v<Components, std::uint32_t>)
       return storeRecords8<Stream>(base, rows, components / 4, lanes, laneBytes);
     else
-      return storeRecords8<Stream>(
-          base, rows, std::integral_constant<std::uint32_t, Components::value / 4>(), lanes,
-          laneBytes);
+      return storeRecords8<Stream>(base, rows,
+                                   std::integral_constant<std::uint32_t, Components::value / 4>(),
+                                   lanes, laneBytes);
   }
 }
 

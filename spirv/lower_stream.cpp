@@ -54,7 +54,8 @@ bool effectFree(spv::Op opcode) {
 // 4- or 8-byte elements that an expression computes: binary operations
 // the streamed store applies (runtime::streamedOperation), each of whose
 // operands is another such operation, a load through an affine pointer
-// (OpLoad, vloadn) or a uniform value, and each operation and load read
+// (OpLoad, vloadn, or vload_halfn of floats, widened as one instruction:
+// lowerVectorMemory) or a uniform value, and each operation and load read
 // by one use alone (at least one load; V may be a load). Vectors must be
 // in memory order (findMemoryOrderValues), which makes their uniform
 // operands splats. All of it in one block, and between the first member
@@ -117,11 +118,12 @@ void KernelLowering::findStreamedStores() {
             members.push_back(id);
             return true;
           }
-          const bool load =
-              def->opcode == spv::OpLoad || openclStdNumber(*def) == OpenCLLIB::Vloadn;
+          const auto number = openclStdNumber(*def);
+          const bool halves = number == OpenCLLIB::Vload_halfn && group.scalar == Scalar::F32;
+          const bool load = def->opcode == spv::OpLoad || number == OpenCLLIB::Vloadn || halves;
           if (!load || !pairAddressed(*def) || group.leaves.size() == Expression::maxLeaves)
             return false;
-          group.leaves.push_back({id, true});
+          group.leaves.push_back({id, true, halves});
           members.push_back(id);
           return true;
         }
@@ -210,9 +212,11 @@ void KernelLowering::fuseStreamedStore(const Instruction &original, size_t emitt
     if (!group.leaves[k].loaded)
       continue;
     const auto at = last(streamedEmitted_[group.leaves[k].id]);
-    if (!at || code_.instructions[*at].handler != loadHandler)
+    const bool halves = group.leaves[k].halves;
+    if (!at || code_.instructions[*at].handler !=
+                   (halves ? runtime::widenedHalfLoadHandler() : loadHandler))
       return;
-    e.leaf[k] = {code_.instructions[*at].operand[0], true};
+    e.leaf[k] = {code_.instructions[*at].operand[0], true, halves};
     registers[k] = code_.instructions[*at].result;
     known[k] = true;
     held.push_back(*at);

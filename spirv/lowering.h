@@ -858,6 +858,7 @@ private:
     struct Leaf {
       uint32_t id = 0;
       bool loaded = false; // else uniform
+      bool halves = false; // vload_halfn, widened
     };
     std::vector<Leaf> leaves;
     // The operations in the order they compute, the stored value's last;

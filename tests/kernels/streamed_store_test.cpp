@@ -11,12 +11,14 @@
 // 8 and 16 components through vloadn/vstoren and through vector pointers;
 // a bounds test; the result over an operand; operands and results at
 // unlike offsets; divergence; strides that are not one element; an
-// operand read twice; a uniform vector whose components differ; rows of a
-// 2D range; __local results. The expected values follow the OpenCL C
+// operand read twice; a uniform vector whose components differ; halves
+// widened to floats (vload_halfn) as operands; rows of a 2D range;
+// __local results. The expected values follow the OpenCL C
 // operators (6.15.1, 6.15.4), computed here; float division within the
 // 2.5 ulp OpenCL C allows it (7.4), the rest bit for bit. Every launch
 // shape of launches.h, -O2 and -O0, and every element the kernel must not
 // write is checked too.
+#include "half_reference.h"
 #include "harness.h"
 #include "launches.h"
 
@@ -368,6 +370,66 @@ TEST_F(StreamedStore, LongExpressions) { expressions<std::int64_t>("long"); }
 TEST_F(StreamedStore, UlongExpressions) { expressions<std::uint64_t>("ulong"); }
 TEST_F(StreamedStore, FloatExpressions) { expressions<float>("float"); }
 TEST_F(StreamedStore, DoubleExpressions) { expressions<double>("double"); }
+
+// Halves widened to floats as operands: out[e] = f(widen(h[e]), y[e]),
+// over `n` elements a work-item, of the work-items up to `bound` (launch).
+TEST_F(StreamedStore, Halves) {
+  struct Case {
+    const char *name;
+    size_t n;
+    bool bounded;
+  };
+  const float k = -2.75f;
+  std::mt19937_64 random(0x4a1f);
+  for (const Case c : {Case{"widen4_halves", 4, false}, Case{"scaled8_halves", 8, false},
+                       Case{"difference3_halves", 3, false}, Case{"bounded4_halves", 4, true}})
+    for (const std::string variant : variants)
+      for (const Launch &l : launches)
+        for (const int bound : c.bounded ? std::vector<int>{0, 1, 2} : std::vector<int>{2}) {
+          const size_t items = l.offset + l.global;
+          const size_t n = bound == 0 ? items - 7 : bound == 1 ? items / 3 : items + 5;
+          const size_t count = items * c.n + 9;
+          std::vector<std::uint16_t> h(count);
+          for (std::uint16_t &x : h) // finite halves of every sign and size
+            do
+              x = std::uint16_t(random());
+            while ((x & 0x7c00) == 0x7c00);
+          const std::vector<float> y = randomValues<float>(count, random);
+          std::vector<float> want = randomValues<float>(count, random);
+          cl_kernel kernel = cachedKernel("streamed_store", c.name, variant);
+          ASSERT_NE(kernel, nullptr) << c.name;
+          cl_mem out = buffer(want), halves = buffer(h), ys = buffer(y);
+          const std::string name = c.name;
+          if (name == "widen4_halves")
+            setArgs(kernel, halves, out);
+          else if (name == "scaled8_halves")
+            setArgs(kernel, k, halves, ys, out);
+          else if (name == "difference3_halves")
+            setArgs(kernel, halves, ys, out);
+          else
+            setArgs(kernel, halves, ys, out, cl_uint(n));
+          if (l.local)
+            run(kernel, {l.global}, {l.local}, {l.offset});
+          else
+            run(kernel, {l.global}, {}, {l.offset});
+          for (size_t i = l.offset; i < items && i < n; ++i)
+            for (size_t e = c.n * i; e < c.n * (i + 1); ++e) {
+              if (name == "widen4_halves")
+                want[e + 1] = halfToFloat(h[e]);
+              else if (name == "scaled8_halves")
+                want[e] = k * halfToFloat(h[e + 1]) + y[e];
+              else if (name == "difference3_halves")
+                want[e] = halfToFloat(h[e]) - y[e];
+              else
+                want[e] = halfToFloat(h[e]) * y[e];
+            }
+          const std::vector<float> got = read<float>(out, count);
+          for (size_t e = 0; e < count; ++e)
+            ASSERT_TRUE(matches(got[e], want[e], false))
+                << c.name << " element " << e << ": got " << got[e] << ", want " << want[e] << " ("
+                << where(variant, l) << ", n " << n << ")";
+        }
+}
 
 TEST_F(StreamedStore, Division) {
   binary<float>("div_float", [](float a, float b) { return a / b; });

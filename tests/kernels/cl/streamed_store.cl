@@ -181,3 +181,25 @@ BINARY(uint, xor, ^)
 BINARY(ulong, and, &)
 BINARY(ulong, or, |)
 BINARY(ulong, xor, ^)
+
+// Halves widened to floats as operands (vload_halfn of floats in memory
+// order), alone or with loaded floats and a uniform.
+kernel void widen4_halves(global const half *h, global float *out) {
+  const size_t i = get_global_id(0);
+  vstore4(vload_half4(i, h), i, out + 1);
+}
+kernel void scaled8_halves(float k, global const half *h, global const float *y,
+                           global float *out) {
+  const size_t i = get_global_id(0);
+  vstore8(k * vload_half8(i, h + 1) + vload8(i, y), i, out);
+}
+kernel void difference3_halves(global const half *h, global const float *y, global float *out) {
+  const size_t i = get_global_id(0);
+  vstore3(vload_half3(i, h) - vload3(i, y), i, out);
+}
+kernel void bounded4_halves(global const half *h, global const float *y, global float *out,
+                            uint n) {
+  const size_t i = get_global_id(0);
+  if (i < n)
+    vstore4(vload_half4(i, h) * vload4(i, y), i, out);
+}
