@@ -562,6 +562,9 @@ struct Result {
   std::string wrong;  // verification failure
   double eventMs = 0; // median START -> END
   double wallMs = 0;  // median enqueue -> wait returned
+  // Streaming kernels: the median of each timed run's bandwidth over that
+  // of a host triad pass just after it, and the median triad (GB/s).
+  double share = 0, triad = 0;
 };
 
 double median(std::vector<double> v) {
@@ -773,45 +776,70 @@ Benchmark launchPipelined() {
 
 // The STREAM triad a[i] = b[i] + s * c[i] on the host, over `n` floats per
 // array, on `threads` threads (each first touching its own part): the
-// memory bandwidth a streaming kernel can hope for. Median of five runs, in
-// GB/s counting 12 bytes per element as the kernels' figures do.
-double hostTriad(std::size_t n, unsigned threads) {
-  std::unique_ptr<float[]> a(new float[n]), b(new float[n]), c(new float[n]);
-  auto parts = [&](auto &&body) {
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back([&, t] { body(n * t / threads, n * (t + 1) / threads); });
-    for (std::thread &thread : pool)
-      thread.join();
-  };
-  parts([&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      a[i] = 0.0f;
-      b[i] = static_cast<float>(i % 1000);
-      c[i] = 0.5f;
-    }
-  });
-  const float s = 3.0f;
-  std::vector<double> rates;
-  for (int rep = 0; rep < 6; ++rep) {
+// memory bandwidth a streaming kernel can hope for, in GB/s counting 12
+// bytes per element as the kernels' figures do.
+class Triad {
+public:
+  Triad(std::size_t n, unsigned threads)
+      : n_(n), threads_(threads), a_(new float[n]), b_(new float[n]), c_(new float[n]) {
+    parts([&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) {
+        a_[i] = 0.0f;
+        b_[i] = static_cast<float>(i % 1000);
+        c_[i] = 0.5f;
+      }
+    });
+  }
+
+  // One timed pass.
+  double rate() {
     const auto t0 = std::chrono::steady_clock::now();
     parts([&](std::size_t begin, std::size_t end) {
-      float *__restrict pa = a.get();
-      const float *__restrict pb = b.get();
-      const float *__restrict pc = c.get();
+      float *__restrict pa = a_.get();
+      const float *__restrict pb = b_.get();
+      const float *__restrict pc = c_.get();
       for (std::size_t i = begin; i < end; ++i)
-        pa[i] = pb[i] + s * pc[i];
+        pa[i] = pb[i] + s_ * pc[i];
     });
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (rep > 0) // the first run warms up
-      rates.push_back(static_cast<double>(n) * 3 * sizeof(float) / 1e9 / seconds);
+    if (a_[n_ - 1] != b_[n_ - 1] + s_ * c_[n_ - 1])
+      throw std::runtime_error("the host triad computed a wrong value");
+    return static_cast<double>(n_) * 3 * sizeof(float) / 1e9 / seconds;
   }
-  if (a[n - 1] != b[n - 1] + s * c[n - 1])
-    throw std::runtime_error("the host triad computed a wrong value");
-  return median(rates);
+
+private:
+  template <typename Body> void parts(Body &&body) {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads_; ++t)
+      pool.emplace_back([&, t] { body(n_ * t / threads_, n_ * (t + 1) / threads_); });
+    for (std::thread &thread : pool)
+      thread.join();
+  }
+
+  std::size_t n_;
+  unsigned threads_;
+  std::unique_ptr<float[]> a_, b_, c_;
+  const float s_ = 3.0f;
+};
+
+// The threads the triad runs on: as many as the devices use.
+unsigned triadThreads() {
+  const char *text = std::getenv("LANEWISE_THREADS");
+  return static_cast<unsigned>(
+      std::max(1L, text ? std::strtol(text, nullptr, 10)
+                        : static_cast<long>(std::thread::hardware_concurrency())));
 }
 
+// The median of five passes after one that warms up.
+double hostTriad(std::size_t n, unsigned threads) {
+  Triad triad(n, threads);
+  triad.rate();
+  std::vector<double> rates;
+  for (int rep = 0; rep < 5; ++rep)
+    rates.push_back(triad.rate());
+  return median(rates);
+}
 
 Result run(Device &d, const Benchmark &bm, const Options &o) {
   Result result;
@@ -877,6 +905,16 @@ Result run(Device &d, const Benchmark &bm, const Options &o) {
         }
       }
     }
+    // A streaming kernel's share of the memory's bandwidth: each timed run
+    // paired with a triad pass just after it, in this process, since the
+    // bandwidth of a shared machine moves from one second to the next.
+    const bool streams = bm.launches == 0 && std::string(bm.unit) == "GB/s";
+    std::unique_ptr<Triad> triad;
+    if (streams) {
+      triad = std::make_unique<Triad>(o.streamN, triadThreads());
+      triad->rate();
+    }
+    std::vector<double> shares, triadRates;
     for (int rep = 0; bm.launches == 0 && rep < o.warmup + o.repeat; ++rep) {
       fillOutput();
       cl_event raw = nullptr;
@@ -899,6 +937,10 @@ Result run(Device &d, const Benchmark &bm, const Options &o) {
       if (rep >= o.warmup) {
         eventMs.push_back(static_cast<double>(end - start) / 1e6);
         wallMs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+        if (triad) {
+          triadRates.push_back(triad->rate());
+          shares.push_back(bm.work / (eventMs.back() / 1e3) / triadRates.back());
+        }
       }
     }
     std::vector<unsigned char> out(outputBytes);
@@ -909,6 +951,10 @@ Result run(Device &d, const Benchmark &bm, const Options &o) {
     result.ran = true;
     result.eventMs = median(eventMs);
     result.wallMs = median(wallMs);
+    if (!shares.empty()) {
+      result.share = median(shares);
+      result.triad = median(triadRates);
+    }
     result.wrong = bm.verify(out);
   } catch (const std::exception &e) {
     result.error = e.what();
@@ -1046,6 +1092,8 @@ std::string encodeResult(const Result &r) {
   putString(out, r.wrong);
   putValue(out, r.eventMs);
   putValue(out, r.wallMs);
+  putValue(out, r.share);
+  putValue(out, r.triad);
   return out;
 }
 
@@ -1139,6 +1187,8 @@ Record measureIsolated(int p, const Benchmark *bm, const Options &o) {
       r.result.wrong = in.string();
       r.result.eventMs = in.value<double>();
       r.result.wallMs = in.value<double>();
+      r.result.share = in.value<double>();
+      r.result.triad = in.value<double>();
       if (!in.ok)
         r.result = Result{};
     }
@@ -1229,19 +1279,15 @@ int main(int argc, char **argv) {
 
   // The host's memory bandwidth, for the streaming kernels' share of it.
   const bool streaming =
-      o.kernels.empty() || std::any_of(o.kernels.begin(), o.kernels.end(), [](const std::string &k) {
+      o.kernels.empty() ||
+      std::any_of(o.kernels.begin(), o.kernels.end(), [](const std::string &k) {
         return k != "matmul_tiled" && k != "mandelbrot" && k != "black_scholes" && k != "launch";
       });
-  const char *threadsText = std::getenv("LANEWISE_THREADS");
-  const unsigned triadThreads = static_cast<unsigned>(
-      std::max(1L, threadsText ? std::strtol(threadsText, nullptr, 10)
-                               : static_cast<long>(std::thread::hardware_concurrency())));
-  double triad = 0;
   if (streaming) {
-    triad = hostTriad(o.streamN, triadThreads);
+    const unsigned threads = triadThreads();
     std::printf("host triad a[i] = b[i] + s * c[i]: %.2f GB/s (%zu floats per array, %u "
                 "threads, 12 bytes per element, median of 5)\n\n",
-                triad, o.streamN, triadThreads);
+                hostTriad(o.streamN, threads), o.streamN, threads);
   }
   auto ms = [](const Result &r) {
     return r.ran ? fixed(r.eventMs, r.eventMs < 1 ? 4 : 3) : std::string("-");
@@ -1272,15 +1318,9 @@ int main(int argc, char **argv) {
       continue;
     const Benchmark bm = make();
     Row row{bm.kernel, {}};
-    // A streaming kernel's share is of a triad measured just before it:
-    // the host's bandwidth moves from minute to minute on shared machines.
-    const bool streams = std::string(bm.unit) == "GB/s" && triad > 0;
-    double triads[2] = {};
     for (int p = 0; p < 2; ++p) {
       if (!usable[p])
         continue;
-      if (streams)
-        triads[p] = hostTriad(o.streamN, triadThreads);
       Record record = measure(p, &bm, o);
       if (!record.setupError.empty())
         record.result.error = record.setupError;
@@ -1309,10 +1349,9 @@ int main(int argc, char **argv) {
     // A streaming kernel's bandwidth as a share of the host's triad.
     auto share = [&](int p) {
       const Result &r = row.r[p];
-      if (!r.ran || r.eventMs <= 0 || triads[p] <= 0)
+      if (!r.ran || r.share <= 0)
         return std::string("-");
-      return fixed(100 * bm.work / (r.eventMs / 1e3) / triads[p], 0) + "% of " +
-             fixed(triads[p], 1);
+      return fixed(100 * r.share, 0) + "% of " + fixed(r.triad, 1);
     };
     const std::string label = bm.launches ? "launch " + bm.kernel : bm.kernel;
     std::printf(format, label.c_str(), bm.size.c_str(), ms(lw).c_str(), ms(pocl).c_str(),
@@ -1328,7 +1367,9 @@ int main(int argc, char **argv) {
                 std::exp(logRatios / ratioCount), ratioCount);
   std::printf("(ratio = lanewise_ms / pocl_ms, above 1: Lanewise slower; rates from the medians, "
               "GB/s counting the bytes each kernel must read and write once; *_triad: that rate "
-              "as a share of the host triad (GB/s) measured just before the kernel; launch rows: milliseconds per launch from the host's "
+              "as a share of a host triad pass run just after each timed run (median of the "
+              "shares; of the median triad, GB/s); launch rows: "
+              "milliseconds per launch from the host's "
               "clock)\n\n");
   std::printf("%-18s %12s %12s\n", "kernel", "lw_wall_ms", "pocl_wall_ms");
   for (const Row &row : rows)
