@@ -4,7 +4,10 @@
 #include "runtime/bytecode.h"
 #include "runtime/check.h"
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -39,9 +42,65 @@ std::uint32_t groupsPerPackedWarp(const KernelCode &packed, const NDRange &range
 std::uint32_t groupsPerPackedWarp(const KernelCode &code, const NDRange &range,
                                   std::uint32_t width);
 
+// An argument's bytes: in the object up to 64 (every scalar and vector
+// but the 16-element ones of 64-bit types, pointers, small structs), on
+// the heap beyond, so that a launch's copy of its arguments (icd/kernel.cpp)
+// allocates nothing for the usual kinds. The bytes are 16-byte aligned
+// either way: a ByValue argument is read in place.
+class ArgumentBytes {
+public:
+  ArgumentBytes() = default;
+  ArgumentBytes(const ArgumentBytes &other) { assign(other.data(), other.data() + other.size_); }
+  ArgumentBytes &operator=(const ArgumentBytes &other) {
+    if (this != &other)
+      assign(other.data(), other.data() + other.size_);
+    return *this;
+  }
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  std::byte *data() { return heap_ ? heap_.get() : inline_; }
+  const std::byte *data() const { return heap_ ? heap_.get() : inline_; }
+
+  // The first min(n, size()) bytes kept, the rest zero.
+  void resize(std::size_t n) {
+    if (n > inlineBytes && !heap_) {
+      auto heap = std::make_unique<std::byte[]>(n);
+      std::memcpy(heap.get(), inline_, size_);
+      heap_ = std::move(heap);
+      capacity_ = n;
+    } else if (heap_ && n > capacity_) {
+      auto heap = std::make_unique<std::byte[]>(n);
+      std::memcpy(heap.get(), heap_.get(), size_);
+      heap_ = std::move(heap);
+      capacity_ = n;
+    }
+    if (n > size_)
+      std::memset(data() + size_, 0, n - size_);
+    size_ = n;
+  }
+  void assign(const std::byte *first, const std::byte *last) {
+    size_ = 0;
+    resize(static_cast<std::size_t>(last - first));
+    if (size_)
+      std::memcpy(data(), first, size_);
+  }
+  void assign(std::size_t n, std::byte value) {
+    size_ = 0;
+    resize(n);
+    std::memset(data(), static_cast<int>(value), n);
+  }
+
+private:
+  static constexpr std::size_t inlineBytes = 64;
+  alignas(16) std::byte inline_[inlineBytes]{};
+  std::unique_ptr<std::byte[]> heap_; // when more than inlineBytes
+  std::size_t size_ = 0, capacity_ = 0;
+};
+
 // The value of one kernel argument, in the order of KernelCode::arguments.
 struct ArgumentValue {
-  std::vector<std::byte> bytes; // Value and ByValue: the bytes; GlobalBuffer: the address
+  ArgumentBytes bytes;          // Value and ByValue: the bytes; GlobalBuffer: the address
   std::uint64_t localSize = 0;  // LocalBuffer
   // GlobalBuffer: the bytes of the memory object from the address on (0:
   // unknown). A launch with a buffer larger than the last-level cache
