@@ -5,14 +5,15 @@
 #include "runtime/problems.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <set>
-#include <atomic>
 #include <memory>
 #include <optional>
+#include <set>
+#include <sys/mman.h>
 
 namespace lanewise::runtime {
 
@@ -211,6 +212,15 @@ const MemoryRange *nearest(const std::vector<MemoryRange> &ranges, std::uint64_t
 // the token (RaceEpochs) of its last writer and of its last reader, each
 // with the mask of the bytes of the word it accessed (token << 4 | mask),
 // and the instruction of each access.
+// Accesses of whole words inside one 64-byte line (consecutive work-items
+// at consecutive elements of 4-64 bytes, one work-item's vector) are kept
+// per line instead, one record of writers and one of readers: the words of
+// its mask were last accessed by tokens that step along the line (one
+// work-item's, or consecutive work-items'), from one instruction or from
+// each word's own. Those words' records are stale while the line's holds
+// them, and an access the line cannot take first writes the line's record
+// out to its words. A streaming kernel then reads and writes 8 bytes of
+// record per line of memory, not 16 per word.
 // One record serves the whole process: tokens increase from launch to
 // launch, so what an earlier launch left is older than the current launch's
 // first token and ignored, and nothing needs clearing between launches. The
@@ -221,6 +231,34 @@ public:
   struct Word {
     std::uint32_t writer = 0, reader = 0;
     std::uint32_t writerSite = 0, readerSite = 0; // check site + 1 of each access
+  };
+  // A line's record of one kind, 0 (its words hold the record) or, from the
+  // low bit up: the token of the line's first word (28 bits), log2 of the
+  // words each later token takes (3 bits), a set bit, the mask of the words
+  // it holds (16 bits) and the site + 1 of all of them (16 bits; 0: each
+  // word's own, in the piece's sites).
+  struct Line {
+    std::uint64_t writer = 0, reader = 0;
+  };
+  static constexpr unsigned lineShift = 6, wordsPerLine = 1u << (lineShift - 2);
+  static constexpr std::uint32_t lineSites = 1u << 16; // a line's own site + 1 is below
+  static std::uint64_t lineRecord(std::uint32_t first, unsigned shift, std::uint32_t mask,
+                                  std::uint32_t sitePlusOne) {
+    return std::uint64_t(sitePlusOne) << 48 | std::uint64_t(mask) << 32 | 1u << 31 | shift << 28 |
+           first;
+  }
+  // The token of word w of a line whose record is `record` (not 0).
+  static std::uint32_t lineToken(std::uint64_t record, unsigned w) {
+    return (record & 0x0FFFFFFF) + (w >> ((record >> 28) & 7));
+  }
+  static std::uint32_t lineMask(std::uint64_t record) { return (record >> 32) & 0xFFFF; }
+  static std::uint32_t lineSite(std::uint64_t record) { return record >> 48; }
+  // A line of the record with its words' records and sites (null until
+  // the piece needs them).
+  struct LineAt {
+    Line *line = nullptr;
+    Word *words = nullptr;
+    std::uint32_t *writerSites = nullptr, *readerSites = nullptr;
   };
   static constexpr std::uint32_t tokenLimit = 1u << 28;
 
@@ -253,10 +291,21 @@ public:
     return first;
   }
 
-  // The words of the 64 KiB piece of memory that holds `address` (index
-  // them with wordIndex), or null outside the 48-bit address space.
   static constexpr unsigned pieceShift = 16;
-  Word *piece(std::uint64_t address) {
+  static constexpr std::size_t wordsPerPiece = std::size_t(1) << (pieceShift - 2),
+                               linesPerPiece = wordsPerPiece / wordsPerLine;
+  // The record of a 64 KiB piece of memory: its lines', and its words' and
+  // the words' sites under line records, each made on first use.
+  struct Piece {
+    Line lines[linesPerPiece];
+    std::atomic<Word *> words{nullptr};
+    std::atomic<std::uint32_t *> sites{nullptr}; // writers' then readers', by word
+    // The lines whose words have held a record (the others' are empty).
+    std::atomic<std::uint64_t> wordsUsed[linesPerPiece / 64] = {};
+  };
+  // The piece that holds `address`, or null outside the 48-bit address
+  // space.
+  Piece *piece(std::uint64_t address) {
     if (address >> 48)
       return nullptr;
     std::atomic<Leaves *> &tableSlot = tables_[address >> 32];
@@ -268,41 +317,90 @@ public:
       else
         delete fresh;
     }
-    std::atomic<Word *> &leafSlot = leaves->leaf[(address >> pieceShift) & (leafCount - 1)];
-    Word *leaf = leafSlot.load(std::memory_order_acquire);
+    std::atomic<Piece *> &leafSlot = leaves->leaf[(address >> pieceShift) & (leafCount - 1)];
+    Piece *leaf = leafSlot.load(std::memory_order_acquire);
     if (!leaf) {
-      auto *fresh = static_cast<Word *>(std::calloc(wordsPerLeaf, sizeof(Word)));
-      if (fresh && leafSlot.compare_exchange_strong(leaf, fresh, std::memory_order_acq_rel))
-        leaf = fresh;
-      else
-        std::free(fresh);
+      std::lock_guard lock(slabMutex_);
+      leaf = leafSlot.load(std::memory_order_acquire);
+      if (!leaf && (leaf = static_cast<Piece *>(carve(sizeof(Piece)))))
+        leafSlot.store(leaf, std::memory_order_release);
     }
     return leaf;
   }
-  static std::size_t wordIndex(std::uint64_t address) {
-    return (address >> 2) & (wordsPerLeaf - 1);
+  // Part of a piece made on first use (null if memory ran out).
+  template <typename T> T *made(std::atomic<T *> &slot, std::size_t count) {
+    T *part = slot.load(std::memory_order_acquire);
+    if (!part) {
+      std::lock_guard lock(slabMutex_);
+      part = slot.load(std::memory_order_acquire);
+      if (!part && (part = static_cast<T *>(carve(count * sizeof(T)))))
+        slot.store(part, std::memory_order_release);
+    }
+    return part;
   }
-  // The word that holds `address` (null outside the address space), through
-  // `cursor`, which remembers the last piece: neighbouring lanes' words are
-  // mostly in one piece.
+  // The line that holds `address` (its `line` null outside the address
+  // space), through `cursor`, which remembers the last piece: neighbouring
+  // lanes' lines are mostly in one piece. Its words (null if none of them
+  // holds a record yet) and sites (null if the piece has none), or with
+  // `make`, those made.
+  enum class Make : std::uint8_t { Nothing, Sites, Words };
+  LineAt line(std::uint64_t address, LogCursor &cursor, Make make = Make::Nothing);
+  // The word that holds `address` (null outside the address space); its
+  // line's records are written out to the words first.
   Word *word(std::uint64_t address, LogCursor &cursor);
+  // Writes a line's record of one kind out to its words and clears it.
+  static void spill(const LineAt &at, bool writers);
+  template <typename Self>
+  static bool conflicts(const RaceEpochs &epochs, std::uint32_t firstToken, const LineAt &at,
+                        bool writers, unsigned w0, unsigned w1, Self self);
 
 private:
-  static constexpr std::size_t wordsPerLeaf = std::size_t(1) << (pieceShift - 2),
-                               leafCount = 1 << 16, tableCount = 1 << 16;
+  static constexpr std::size_t leafCount = 1 << 16, tableCount = 1 << 16;
   struct Leaves {
-    std::atomic<Word *> leaf[leafCount] = {};
+    std::atomic<Piece *> leaf[leafCount] = {};
   };
   GlobalAccessLog() : tables_(std::make_unique<std::atomic<Leaves *>[]>(tableCount)) {}
+  // Pieces and words are carved in order from slabs of 32 MiB, mapped
+  // zeroed and aligned to 2 MiB so that the kernel may back them with huge
+  // pages: the record of a large buffer is then a few pages to fault in and
+  // keep in the TLB, not one per 4 KiB of record. Under slabMutex_.
+  static constexpr std::size_t slabBytes = std::size_t(32) << 20, hugePage = std::size_t(2) << 20;
+  void *carve(std::size_t bytes) {
+    bytes = (bytes + 63) & ~std::size_t(63);
+    if (slabs_.empty() || slabUsed_ + bytes > slabBytes) {
+      void *mapped = mmap(nullptr, slabBytes + hugePage, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (mapped == MAP_FAILED)
+        return nullptr;
+      // Keep the 2 MiB-aligned slab, return the ends.
+      const auto start = reinterpret_cast<std::uintptr_t>(mapped);
+      const std::uintptr_t aligned = (start + hugePage - 1) & ~(hugePage - 1);
+      if (aligned > start)
+        munmap(mapped, aligned - start);
+      if (const std::uintptr_t tail = start + hugePage - aligned)
+        munmap(reinterpret_cast<void *>(aligned + slabBytes), tail);
+      madvise(reinterpret_cast<void *>(aligned), slabBytes, MADV_HUGEPAGE);
+      slabs_.push_back(reinterpret_cast<std::byte *>(aligned));
+      slabUsed_ = 0;
+    }
+    void *carved = slabs_.back() + slabUsed_;
+    slabUsed_ += bytes;
+    return carved;
+  }
   void clear() {
     for (std::size_t t = 0; t < tableCount; ++t)
-      if (Leaves *leaves = tables_[t].exchange(nullptr)) {
-        for (std::size_t l = 0; l < leafCount; ++l)
-          std::free(leaves->leaf[l].load(std::memory_order_relaxed));
-        delete leaves;
-      }
+      delete tables_[t].exchange(nullptr);
+    std::lock_guard lock(slabMutex_);
+    for (std::byte *slab : slabs_)
+      munmap(slab, slabBytes);
+    slabs_.clear();
   }
   std::unique_ptr<std::atomic<Leaves *>[]> tables_;
+  // What changes under the mutexes starts a cache line of its own: tables_
+  // is read on every new piece an access touches.
+  alignas(64) std::mutex slabMutex_;
+  std::vector<std::byte *> slabs_;
+  std::size_t slabUsed_ = 0;
   std::mutex mutex_;
   std::uint32_t nextToken_ = 1;
   unsigned sessions_ = 0;
@@ -310,16 +408,72 @@ private:
 
 struct CheckSession::LogCursor {
   std::uint64_t piece = UINT64_MAX;
-  GlobalAccessLog::Word *words = nullptr;
+  GlobalAccessLog::Piece *records = nullptr;
 };
 
-CheckSession::GlobalAccessLog::Word *CheckSession::GlobalAccessLog::word(std::uint64_t address,
-                                                                       LogCursor &cursor) {
+CheckSession::GlobalAccessLog::LineAt
+CheckSession::GlobalAccessLog::line(std::uint64_t address, LogCursor &cursor, Make make) {
   if (address >> pieceShift != cursor.piece) {
     cursor.piece = address >> pieceShift;
-    cursor.words = piece(address);
+    cursor.records = piece(address);
   }
-  return cursor.words ? cursor.words + wordIndex(address) : nullptr;
+  LineAt at;
+  if (!cursor.records)
+    return at;
+  Piece &p = *cursor.records;
+  const std::size_t index = (address >> lineShift) % linesPerPiece;
+  std::uint32_t *sites = make != Make::Nothing ? made(p.sites, 2 * wordsPerPiece)
+                                               : p.sites.load(std::memory_order_acquire);
+  if (make != Make::Nothing && !sites)
+    return at;
+  std::atomic<std::uint64_t> &used = p.wordsUsed[index / 64];
+  const std::uint64_t bit = std::uint64_t(1) << (index % 64);
+  if (make == Make::Words || (used.load(std::memory_order_acquire) & bit)) {
+    Word *all = make == Make::Words ? made(p.words, wordsPerPiece)
+                                    : p.words.load(std::memory_order_acquire);
+    if (!all)
+      return at;
+    if (!(used.load(std::memory_order_relaxed) & bit))
+      used.fetch_or(bit, std::memory_order_acq_rel);
+    at.words = all + index * wordsPerLine;
+  }
+  at.line = p.lines + index;
+  if (sites) {
+    at.writerSites = sites + index * wordsPerLine;
+    at.readerSites = at.writerSites + wordsPerPiece;
+  }
+  return at;
+}
+
+CheckSession::GlobalAccessLog::Word *CheckSession::GlobalAccessLog::word(std::uint64_t address,
+                                                                         LogCursor &cursor) {
+  const LineAt at = line(address, cursor, Make::Words);
+  if (!at.line)
+    return nullptr;
+  spill(at, true);
+  spill(at, false);
+  return at.words + (address >> 2) % wordsPerLine;
+}
+
+void CheckSession::GlobalAccessLog::spill(const LineAt &at, bool writers) {
+  std::atomic_ref line(writers ? at.line->writer : at.line->reader);
+  std::uint64_t value = line.load(std::memory_order_acquire);
+  while (value) {
+    const std::uint32_t *sites = writers ? at.writerSites : at.readerSites;
+    for (std::uint32_t mask = lineMask(value); mask; mask &= mask - 1) {
+      const auto w = static_cast<unsigned>(std::countr_zero(mask));
+      Word &word = at.words[w];
+      std::atomic_ref token(writers ? word.writer : word.reader);
+      std::atomic_ref site(writers ? word.writerSite : word.readerSite);
+      token.store(lineToken(value, w) << 4 | 0xF, std::memory_order_relaxed);
+      site.store(lineSite(value) ? lineSite(value)
+                                 : std::atomic_ref(sites[w]).load(std::memory_order_relaxed),
+                 std::memory_order_relaxed);
+    }
+    // An access may have changed the line meanwhile: then again.
+    if (line.compare_exchange_weak(value, 0, std::memory_order_release, std::memory_order_acquire))
+      break;
+  }
 }
 
 CheckSession::Options CheckSession::optionsFromEnvironment() {
@@ -335,6 +489,8 @@ CheckSession::Options CheckSession::optionsFromEnvironment() {
 
 CheckSession::CheckSession(const KernelCode &code, std::vector<MemoryRange> global, Options options)
     : code_(code), global_(std::move(global)), options_(std::move(options)) {
+  static std::atomic<std::uint64_t> sessions{0};
+  serial_ = ++sessions;
   for (const MemoryRange &range : global_)
     if (!range.released)
       live_.push_back(range);
@@ -414,6 +570,41 @@ void CheckSession::checkContents(const ExecutionState &s, std::uint32_t lane, st
     noteWrite(s, address, where.writesPadding ? bytes / 3 * 4 : bytes);
 }
 
+namespace {
+
+// Whether the active lanes are one run whose addresses step by one stride
+// (the accesses of consecutive work-items to consecutive elements, or all
+// to one): then the lowest and highest address are the run's ends. The
+// test is a loop of additions and comparisons, which vectorises.
+bool affineSpan(const ExecutionState &s, const std::uint64_t *pointer, std::uint64_t &low,
+                std::uint64_t &high) {
+  if (!s.contiguous || s.span <= s.begin)
+    return false;
+  const std::uint64_t first = pointer[s.begin];
+  const std::uint64_t stride = s.span - s.begin > 1 ? pointer[s.begin + 1] - first : 0;
+  // Sixteen lanes at a time, to give up early on scattered lanes.
+  std::uint64_t expected = first;
+  for (std::uint32_t from = s.begin; from < s.span; from += 16) {
+    std::uint64_t differs = 0;
+    for (std::uint32_t lane = from; lane < std::min(from + 16, s.span); ++lane, expected += stride)
+      differs |= pointer[lane] ^ expected;
+    if (differs)
+      return false;
+  }
+  const std::uint64_t last = pointer[s.span - 1];
+  // A stride that wraps around the address space is no span.
+  const bool ascending = last >= first;
+  if ((ascending ? last - first : first - last) /
+          std::max<std::uint64_t>(s.span - s.begin - 1, 1) !=
+      (ascending ? stride : 0 - stride))
+    return false;
+  low = ascending ? first : last;
+  high = ascending ? last : first;
+  return true;
+}
+
+} // namespace
+
 bool CheckSession::spanValid(const ExecutionState &s, const CheckSite &where,
                              const std::uint64_t *pointer, std::uint64_t bytes,
                              CheckSite::Space &space) const {
@@ -422,12 +613,20 @@ bool CheckSession::spanValid(const ExecutionState &s, const CheckSite &where,
       checks.checks.has(Check::Alignment) && where.alignment > 1 ? where.alignment : 1;
   const bool powerOfTwo = (alignment & (alignment - 1)) == 0;
   std::uint64_t low = UINT64_MAX, high = 0, misaligned = 0;
-  forActiveLanes(s, [&](std::uint32_t lane) {
-    const std::uint64_t address = pointer[lane];
-    low = std::min(low, address);
-    high = std::max(high, address);
-    misaligned |= powerOfTwo ? address & (alignment - 1) : address % alignment;
-  });
+  if (!affineSpan(s, pointer, low, high))
+    forActiveLanes(s, [&](std::uint32_t lane) {
+      const std::uint64_t address = pointer[lane];
+      low = std::min(low, address);
+      high = std::max(high, address);
+      misaligned |= powerOfTwo ? address & (alignment - 1) : address % alignment;
+    });
+  else if (powerOfTwo)
+    misaligned =
+        (low | high | (s.span - s.begin > 1 ? pointer[s.begin + 1] - pointer[s.begin] : 0)) &
+        (alignment - 1);
+  else
+    for (std::uint32_t lane = s.begin; lane < s.span; ++lane)
+      misaligned |= pointer[lane] % alignment;
   if (misaligned || low > high)
     return false;
   const std::uint64_t end = high + bytes;
@@ -505,6 +704,64 @@ void CheckSession::checkLocalWarp(const ExecutionState &s, std::uint32_t site,
   }
 }
 
+namespace {
+
+// The reader of a byte of __local memory read by several work-items.
+constexpr std::uint32_t severalReaders = UINT32_MAX;
+
+// Whether a read of `Bytes` bytes of __local memory at `offset` by the
+// work-item `self` (local linear id + 1) changes nothing in the race record
+// and reports nothing: every byte unwritten since the last barrier or
+// written by the work-item itself, and already read by it or by several.
+// Tiled kernels' reads of one element by a row of work-items are mostly
+// such. Four bytes at a time, without a branch.
+template <std::uint64_t Bytes>
+bool readSettled(const WorkGroupInfo &g, std::uint64_t offset, std::uint32_t self) {
+  if constexpr (Bytes % 4 == 0) {
+    typedef std::uint32_t Bytes4 __attribute__((vector_size(16)));
+    Bytes4 writer, reader;
+    auto settled = Bytes4{} == 0;
+    for (std::uint64_t b = offset; b < offset + Bytes; b += 4) {
+      std::memcpy(&writer, g.localWriter + b, sizeof writer);
+      std::memcpy(&reader, g.localReader + b, sizeof reader);
+      settled &=
+          ((writer == 0) | (writer == self)) & ((reader == self) | (reader == severalReaders));
+    }
+    std::uint64_t halves[2];
+    std::memcpy(halves, &settled, sizeof halves);
+    return (halves[0] & halves[1]) == ~std::uint64_t(0);
+  } else {
+    bool settled = true;
+    for (std::uint64_t b = offset; b < offset + Bytes; ++b) {
+      const std::uint32_t writer = g.localWriter[b], reader = g.localReader[b];
+      settled &= (writer == 0) | (writer == self);
+      settled &= (reader == self) | (reader == severalReaders);
+    }
+    return settled;
+  }
+}
+
+// Whether every one of `bytes` shadow bytes is set (written), four at a
+// time where it can.
+template <std::uint64_t Bytes> bool allWritten(const std::uint8_t *shadow, std::uint64_t bytes) {
+  if constexpr (Bytes != 0 && Bytes % 4 == 0) {
+    std::uint32_t zeroByte = 0;
+    for (std::uint64_t b = 0; b < Bytes; b += 4) {
+      std::uint32_t v;
+      std::memcpy(&v, shadow + b, 4);
+      zeroByte |= (v - 0x01010101u) & ~v & 0x80808080u;
+    }
+    return zeroByte == 0;
+  } else {
+    bool all = true;
+    for (std::uint64_t b = 0; b < bytes; ++b)
+      all &= shadow[b] != 0;
+    return all;
+  }
+}
+
+} // namespace
+
 template <std::uint64_t Bytes>
 void CheckSession::checkLocalLanes(const ExecutionState &s, std::uint32_t site,
                                    const std::uint64_t *pointer, std::uint64_t size) {
@@ -520,14 +777,13 @@ void CheckSession::checkLocalLanes(const ExecutionState &s, std::uint32_t site,
   const std::uint64_t written = where.writesPadding ? bytes / 3 * 4 : bytes;
   forActiveLanes(s, [&](std::uint32_t lane) {
     const std::uint64_t offset = pointer[lane] - arena;
-    if (uninit) {
-      bool all = true;
-      for (std::uint64_t b = 0; b < bytes; ++b)
-        all &= shadow[offset + b] != 0;
-      if (!all)
-        checkInitialised(s, lane, site, pointer[lane], bytes, CheckSite::Space::Local);
-    }
-    if (races)
+    if (uninit && !allWritten<Bytes>(shadow + offset, bytes))
+      checkInitialised(s, lane, site, pointer[lane], bytes, CheckSite::Space::Local);
+    bool settled = false;
+    if constexpr (Bytes != 0)
+      settled =
+          races && !where.write && readSettled<Bytes>(g, offset, s.firstLocalIndex + lane + 1);
+    if (races && !settled)
       checkRace<Bytes>(s, lane, site, pointer[lane], bytes, where.write);
     if (where.write && shadow)
       std::memset(shadow + offset, 1, written);
@@ -729,7 +985,6 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
   const auto arena = reinterpret_cast<std::uint64_t>(g.localArena);
   if (address < arena || address + bytes > arena + g.localBytes)
     return;
-  constexpr std::uint32_t several = UINT32_MAX;
   const std::uint32_t self = s.firstLocalIndex + lane + 1;
   std::uint32_t other = 0, otherSite = 0;
   const char *what = nullptr;
@@ -749,8 +1004,8 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
     if (write) {
       writer = self;
       g.localWriterSite[b] = site + 1;
-    } else if (reader != self && reader != several) {
-      reader = reader == 0 ? self : several;
+    } else if (reader != self && reader != severalReaders) {
+      reader = reader == 0 ? self : severalReaders;
       g.localReaderSite[b] = site + 1;
     }
   }
@@ -761,9 +1016,8 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
 void CheckSession::reportLocalRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                                    std::uint64_t address, std::uint32_t other,
                                    std::uint32_t otherSite, const char *what) {
-  constexpr std::uint32_t several = UINT32_MAX;
   char detail[256];
-  if (other == several)
+  if (other == severalReaders)
     std::snprintf(detail, sizeof detail,
                   "local memory %s several other work-items with no barrier between", what);
   else
@@ -776,21 +1030,39 @@ void CheckSession::reportLocalRace(const ExecutionState &s, std::uint32_t lane, 
 }
 
 void CheckSession::beginEpoch(RaceEpochs &epochs) {
-  std::lock_guard lock(epochMutex_);
-  const std::uint32_t first = tokensExhausted_ ? 0 : globalLog_->allocate(epochs.lanes);
-  if (first == 0) {
-    if (!tokensExhausted_)
-      std::fprintf(stderr,
-                   "lanewise: kernel '%s': the race check on global memory has no tokens left "
-                   "(2^28 work-item epochs); later accesses to global memory in this launch are "
-                   "not checked for races\n",
-                   code_.name.c_str());
-    tokensExhausted_ = true;
-    epochs.starts.clear();
-    return;
+  if (epochs.session != serial_) {
+    epochs.session = serial_;
+    epochs.block = nullptr;
   }
-  epochs.starts.push_back(first);
-  epochs_.push_back({first, epochs.lanes, epochs.group});
+  TokenBlock *block = epochs.block;
+  if (!block || block->lanes != epochs.lanes || epochs.next == block->epochs) {
+    // A fresh block of about 64 Ki tokens, under the lock once per block.
+    std::lock_guard lock(epochMutex_);
+    const std::uint32_t count = std::max<std::uint32_t>(1, (1u << 16) / epochs.lanes);
+    const std::uint32_t first = tokensExhausted_ ? 0 : globalLog_->allocate(count * epochs.lanes);
+    if (first == 0) {
+      if (!tokensExhausted_)
+        std::fprintf(stderr,
+                     "lanewise: kernel '%s': the race check on global memory has no tokens left "
+                     "(2^28 work-item epochs); later accesses to global memory in this launch "
+                     "are not checked for races\n",
+                     code_.name.c_str());
+      tokensExhausted_ = true;
+      epochs.block = nullptr;
+      epochs.starts.clear();
+      return;
+    }
+    block = &blocks_.emplace_back();
+    block->first = first;
+    block->lanes = epochs.lanes;
+    block->epochs = count;
+    block->groups = std::make_unique<std::atomic<std::uint64_t>[]>(count);
+    epochs.block = block;
+    epochs.next = 0;
+  }
+  const std::uint32_t epoch = epochs.next++;
+  block->groups[epoch].store(epochs.group + 1, std::memory_order_relaxed);
+  epochs.starts.push_back(block->first + epoch * block->lanes);
 }
 
 namespace {
@@ -811,16 +1083,196 @@ bool concurrent(const RaceEpochs &epochs, std::uint32_t firstToken, std::uint32_
 
 } // namespace
 
+// Whether a word of [w0, w1) of a line was last accessed, by the record of
+// one kind, by a work-item concurrent with the one that now accesses it
+// (token self(w)): by the line's record for the words of its mask, else by
+// the word's.
+template <typename Self>
+bool CheckSession::GlobalAccessLog::conflicts(const RaceEpochs &epochs, std::uint32_t firstToken,
+                                              const LineAt &at, bool writers, unsigned w0,
+                                              unsigned w1, Self self) {
+  const std::uint64_t value =
+      std::atomic_ref(writers ? at.line->writer : at.line->reader).load(std::memory_order_acquire);
+  const std::uint32_t mask = value ? lineMask(value) : 0;
+  const std::uint32_t range = ((1u << (w1 - w0)) - 1) << w0;
+  // The whole range at once: never accessed, or the line's and older than
+  // this launch.
+  if (!(mask & range) && !at.words)
+    return false;
+  if ((mask & range) == range && lineToken(value, w1 - 1) < firstToken)
+    return false;
+  for (unsigned w = w0; w < w1; ++w) {
+    std::uint32_t other = 0;
+    if ((mask >> w) & 1)
+      other = lineToken(value, w);
+    else if (at.words)
+      other = std::atomic_ref(writers ? at.words[w].writer : at.words[w].reader)
+                  .load(std::memory_order_relaxed) >>
+              4;
+    if (concurrent(epochs, firstToken, self(w), other))
+      return true;
+  }
+  return false;
+}
 
 // The race check on global memory for every active lane of an access.
 void CheckSession::checkGlobalWarp(const ExecutionState &s, std::uint32_t site,
                                    const std::uint64_t *pointer, std::uint64_t bytes) {
-  if (code_.checks->sites[site].skipsRaces)
+  const CheckSite &where = code_.checks->sites[site];
+  if (where.skipsRaces)
     return;
+  // Consecutive lanes at consecutive elements of 4-64 bytes, the streaming
+  // kernels' accesses: the lines the span covers whole are recorded as
+  // lines. The lanes of the lines at its ends, of a line whose record
+  // shows a concurrent work-item, and of other accesses go lane by lane.
   LogCursor cursor;
-  forActiveLanes(s, [&](std::uint32_t lane) {
-    checkGlobalRace(s, lane, site, pointer[lane], bytes, code_.checks->sites[site].write, cursor);
-  });
+  const RaceEpochs *epochs = s.group->raceEpochs;
+  constexpr std::uint64_t lineBytes = std::uint64_t(1) << GlobalAccessLog::lineShift;
+  std::uint64_t low = 0, high = 0;
+  const bool dense = bytes >= 4 && bytes <= lineBytes && !(bytes & (bytes - 1)) && globalLog_ &&
+                     epochs && !epochs->starts.empty() && site + 1 < GlobalAccessLog::lineSites &&
+                     affineSpan(s, pointer, low, high) && low % bytes == 0 &&
+                     (s.span - s.begin == 1 || pointer[s.begin + 1] - pointer[s.begin] == bytes);
+  const std::uint64_t firstLine = (low + lineBytes - 1) & ~(lineBytes - 1);
+  const std::uint64_t endLine = (high + bytes) & ~(lineBytes - 1);
+  auto byLane = [&](std::uint32_t lane) {
+    if (!checkGlobalLine(s, lane, site, pointer[lane], bytes, where.write, cursor))
+      checkGlobalRace(s, lane, site, pointer[lane], bytes, where.write, cursor);
+  };
+  if (!dense || firstLine >= endLine)
+    return forActiveLanes(s, byLane);
+  const auto laneAt = [&](std::uint64_t address) {
+    return static_cast<std::uint32_t>(s.begin + (address - low) / bytes);
+  };
+  for (std::uint32_t lane = s.begin; lane < laneAt(firstLine); ++lane)
+    byLane(lane);
+  const std::uint32_t firstSelf = epochs->starts.back() + s.firstLocalIndex;
+  const unsigned shift = static_cast<unsigned>(std::countr_zero(bytes)) - 2;
+  const std::uint32_t lanesPerLine = static_cast<std::uint32_t>(lineBytes / bytes);
+  for (std::uint64_t at = firstLine; at < endLine; at += lineBytes) {
+    const GlobalAccessLog::LineAt line = globalLog_->line(at, cursor);
+    if (!line.line)
+      return;
+    const std::uint32_t first = laneAt(at), self = firstSelf + first;
+    const auto selfOf = [&](unsigned w) { return self + (w >> shift); };
+    constexpr unsigned words = GlobalAccessLog::wordsPerLine;
+    if (GlobalAccessLog::conflicts(*epochs, firstToken_, line, true, 0, words, selfOf) ||
+        (where.write &&
+         GlobalAccessLog::conflicts(*epochs, firstToken_, line, false, 0, words, selfOf))) {
+      for (std::uint32_t lane = first; lane < first + lanesPerLine; ++lane)
+        checkGlobalRace(s, lane, site, pointer[lane], bytes, where.write, cursor);
+      continue;
+    }
+    std::atomic_ref(where.write ? line.line->writer : line.line->reader)
+        .store(GlobalAccessLog::lineRecord(self, shift, 0xFFFF, site + 1),
+               std::memory_order_release);
+  }
+  for (std::uint32_t lane = laneAt(endLine); lane < s.span; ++lane)
+    byLane(lane);
+}
+
+// The race check of one lane's access of whole words inside one line, kept
+// in the line's record: false where the record cannot take it (the access
+// is not of whole words inside one line, or a record names a concurrent
+// work-item, which checkGlobalRace reports). The record takes the words if
+// one pattern of tokens covers them and the words it already holds: its
+// own, one token for the whole line (one work-item's vectors, as a
+// transposition loads them), or consecutive tokens a lane's words apart
+// (a row of work-items).
+bool CheckSession::checkGlobalLine(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                                   std::uint64_t address, std::uint64_t bytes, bool write,
+                                   LogCursor &cursor) {
+  using Log = GlobalAccessLog;
+  constexpr std::uint64_t lineBytes = std::uint64_t(1) << Log::lineShift;
+  const RaceEpochs *epochs = s.group->raceEpochs;
+  if (!globalLog_ || !epochs || epochs->starts.empty() || site + 1 >= Log::lineSites ||
+      address % 4 || bytes % 4 || !bytes || address % lineBytes + bytes > lineBytes)
+    return false;
+  Log::LineAt at = globalLog_->line(address, cursor);
+  if (!at.line)
+    return false;
+  const std::uint32_t self = epochs->starts.back() + s.firstLocalIndex + lane;
+  const auto w0 = static_cast<unsigned>(address % lineBytes / 4);
+  const auto w1 = static_cast<unsigned>(w0 + bytes / 4);
+  const auto selfOf = [&](unsigned) { return self; };
+  if (Log::conflicts(*epochs, firstToken_, at, true, w0, w1, selfOf) ||
+      (write && Log::conflicts(*epochs, firstToken_, at, false, w0, w1, selfOf)))
+    return false;
+  const std::uint32_t bits = ((1u << (w1 - w0)) - 1) << w0;
+  // The patterns the record may take: a lane of k words (k a power of two)
+  // whose words start at a multiple of k is token first + w / k.
+  const unsigned laneShift =
+      (bytes & (bytes - 1)) == 0 && w0 % (bytes / 4) == 0 ? std::countr_zero(bytes) - 2 : 4;
+  const std::uint32_t byLane = self - (w0 >> laneShift);
+  std::atomic_ref record(write ? at.line->writer : at.line->reader);
+  std::uint64_t value = record.load(std::memory_order_acquire);
+  for (;;) {
+    // The words the record keeps: none if it is older than this launch.
+    const std::uint32_t mask = value ? Log::lineMask(value) : 0;
+    const bool old = mask && Log::lineToken(value, Log::wordsPerLine - 1) < firstToken_;
+    const std::uint32_t kept = old ? 0 : mask;
+    // Whether the pattern (first token, shift) gives the accessed words
+    // `self` and the kept ones their tokens. Tokens grow along a line, so
+    // the ends of a run of words tell.
+    auto fits = [&](std::uint32_t first, unsigned shift) {
+      if (first == 0 || first >= Log::tokenLimit)
+        return false;
+      const std::uint64_t pattern = Log::lineRecord(first, shift, 0, 0);
+      if (Log::lineToken(pattern, w0) != self || Log::lineToken(pattern, w1 - 1) != self)
+        return false;
+      if (!kept || (first == (value & 0x0FFFFFFF) && shift == ((value >> 28) & 7)))
+        return true;
+      for (std::uint32_t m = kept; m; m &= m - 1) {
+        const auto w = static_cast<unsigned>(std::countr_zero(m));
+        if (Log::lineToken(pattern, w) != Log::lineToken(value, w))
+          return false;
+      }
+      return true;
+    };
+    const std::uint32_t own = value & 0x0FFFFFFF;
+    const unsigned ownShift = (value >> 28) & 7;
+    // The kept words all of this work-item: one token for the line.
+    const bool allSelf = kept && Log::lineToken(value, std::countr_zero(kept)) == self &&
+                         Log::lineToken(value, 31 - std::countl_zero(kept)) == self;
+    std::uint32_t first;
+    unsigned shift;
+    if (kept && fits(own, ownShift))
+      first = own, shift = ownShift;
+    else if (allSelf)
+      first = self, shift = 4;
+    else if (fits(byLane, laneShift))
+      first = byLane, shift = laneShift;
+    else if (!kept)
+      first = self, shift = 4;
+    else {
+      // Tokens of other work-items of this launch: out to the words first.
+      if ((!at.words || !at.writerSites) &&
+          !(at = globalLog_->line(address, cursor, Log::Make::Words)).line)
+        return false;
+      Log::spill(at, write);
+      value = record.load(std::memory_order_acquire);
+      continue;
+    }
+    std::uint32_t sitePlusOne = site + 1;
+    if (kept && Log::lineSite(value) != site + 1) {
+      // Several instructions' accesses: each word keeps its own site.
+      if (!at.writerSites && !(at = globalLog_->line(address, cursor, Log::Make::Sites)).line)
+        return false;
+      std::uint32_t *sites = write ? at.writerSites : at.readerSites;
+      if (const std::uint32_t lineSite = Log::lineSite(value))
+        for (std::uint32_t m = kept; m; m &= m - 1)
+          std::atomic_ref(sites[std::countr_zero(m)]).store(lineSite, std::memory_order_relaxed);
+      for (unsigned w = w0; w < w1; ++w)
+        std::atomic_ref(sites[w]).store(site + 1, std::memory_order_relaxed);
+      sitePlusOne = 0;
+    }
+    // A plain store, as the dense accesses' (and the words' records) take:
+    // an access of another thread to the line meanwhile may lose its
+    // record, never give one to a work-item that did not access it.
+    record.store(Log::lineRecord(first, shift, kept | bits, sitePlusOne),
+                 std::memory_order_release);
+    return true;
+  }
 }
 
 // Races on global memory: conflicting non-atomic accesses, at least one a
@@ -869,13 +1321,19 @@ void CheckSession::checkGlobalRace(const ExecutionState &s, std::uint32_t lane,
   if (!what)
     return;
   // Who the other work-item is: the epoch its token belongs to.
+  struct Epoch {
+    std::uint32_t first;
+    std::uint64_t group;
+  };
   std::optional<Epoch> epoch;
   {
     std::lock_guard lock(epochMutex_);
-    auto after = std::upper_bound(epochs_.begin(), epochs_.end(), other,
-                                  [](std::uint32_t token, const Epoch &e) { return token < e.first; });
-    if (after != epochs_.begin() && other < (after - 1)->first + (after - 1)->lanes)
-      epoch = *(after - 1);
+    for (const TokenBlock &block : blocks_)
+      if (other >= block.first && other - block.first < block.epochs * block.lanes) {
+        const std::uint32_t index = (other - block.first) / block.lanes;
+        if (const std::uint64_t group = block.groups[index].load(std::memory_order_relaxed))
+          epoch = Epoch{block.first + index * block.lanes, group - 1};
+      }
   }
   const WorkGroupInfo &g = *s.group;
   char detail[320];

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -126,6 +127,20 @@ struct RaceEpochs {
   std::vector<std::uint32_t> starts; // ascending: the first token of each epoch, current last
   std::uint32_t lanes = 0;           // work-items of the group
   std::uint64_t group = 0;           // the group's linear id
+  // The block of tokens the worker takes its epochs' tokens from
+  // (CheckSession::beginEpoch), of which launch, and the next epoch in it.
+  std::uint64_t session = 0;
+  struct TokenBlock *block = nullptr;
+  std::uint32_t next = 0;
+};
+
+// Tokens for `epochs` epochs of `lanes` work-items each (epoch e has the
+// tokens from first + e * lanes), which a worker hands out to its
+// work-groups without a lock; the group of each epoch handed out (+ 1) is
+// kept for reports.
+struct TokenBlock {
+  std::uint32_t first = 0, lanes = 0, epochs = 0;
+  std::unique_ptr<std::atomic<std::uint64_t>[]> groups;
 };
 
 // One launch under checks: its memory map and where findings go. Shared by
@@ -210,6 +225,8 @@ private:
   void checkGlobalRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                        std::uint64_t address, std::uint64_t bytes, bool write,
                        LogCursor &cursor);
+  bool checkGlobalLine(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                       std::uint64_t address, std::uint64_t bytes, bool write, LogCursor &cursor);
   bool inBounds(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                 std::uint64_t address, std::uint64_t bytes, CheckSite::Space space,
                 std::uint64_t arena, std::uint64_t privateBase);
@@ -235,13 +252,12 @@ private:
   // first token of this launch (older tokens are of earlier launches).
   GlobalAccessLog *globalLog_ = nullptr;
   std::uint32_t firstToken_ = 0;
-  std::mutex epochMutex_;
-  // This launch's epochs, by first token, for reports.
-  struct Epoch {
-    std::uint32_t first = 0, lanes = 0;
-    std::uint64_t group = 0;
-  };
-  std::vector<Epoch> epochs_;
+  // What the workers change (under the mutexes) starts a cache line of its
+  // own: the members above are read on every checked access.
+  alignas(64) std::mutex epochMutex_;
+  std::uint64_t serial_; // of the sessions of the process, from 1
+  // This launch's blocks of tokens, each a worker's, by first token.
+  std::deque<TokenBlock> blocks_;
   bool tokensExhausted_ = false;
   std::mutex mutex_;
   std::uint64_t suppressed_ = 0;

@@ -623,40 +623,22 @@ void applyElements(T *out, const T *a, const T *b, std::size_t count) {
     out[x] = binary_ops::apply<T, Op>(a[x], b[x]);
 }
 
+// applyElements for whichever of Ops `op` is, if it applies to T; an
+// operation that does not was not fused (runtime::streamedOperation).
+template <typename T, bool Stream, BinaryOp... Ops>
+void applyOneOf(BinaryOp op, T *out, const T *a, const T *b, std::size_t count) {
+  auto apply = [&]<BinaryOp Op>() {
+    if constexpr (binary_ops::validBinary<T, Op>())
+      applyElements<T, Op, Stream>(out, a, b, count);
+  };
+  ((op == Ops && (apply.template operator()<Ops>(), true)) || ...);
+}
+
 template <typename T, bool Stream>
 void applyElements(BinaryOp op, T *out, const T *a, const T *b, std::size_t count) {
   using enum BinaryOp;
-  if constexpr (std::is_floating_point_v<T>) {
-    switch (op) {
-    case FAdd:
-      return applyElements<T, FAdd, Stream>(out, a, b, count);
-    case FSub:
-      return applyElements<T, FSub, Stream>(out, a, b, count);
-    case FMul:
-      return applyElements<T, FMul, Stream>(out, a, b, count);
-    case FDiv:
-      return applyElements<T, FDiv, Stream>(out, a, b, count);
-    default:
-      break;
-    }
-  } else {
-    switch (op) {
-    case IAdd:
-      return applyElements<T, IAdd, Stream>(out, a, b, count);
-    case ISub:
-      return applyElements<T, ISub, Stream>(out, a, b, count);
-    case IMul:
-      return applyElements<T, IMul, Stream>(out, a, b, count);
-    case BitwiseAnd:
-      return applyElements<T, BitwiseAnd, Stream>(out, a, b, count);
-    case BitwiseOr:
-      return applyElements<T, BitwiseOr, Stream>(out, a, b, count);
-    case BitwiseXor:
-      return applyElements<T, BitwiseXor, Stream>(out, a, b, count);
-    default:
-      break;
-    }
-  }
+  applyOneOf<T, Stream, IAdd, ISub, IMul, BitwiseAnd, BitwiseOr, BitwiseXor, FAdd, FSub, FMul,
+             FDiv>(op, out, a, b, count);
 }
 
 // A streamed store (StreamedExpression): result = expression(leaves) over

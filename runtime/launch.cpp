@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -433,30 +434,57 @@ void checkBarrier(const KernelCode &code, const std::vector<ExecutionState> &sta
   const std::size_t words = maskWords(code.width);
   const auto blocks = static_cast<std::uint32_t>(code.blocks.size());
   constexpr std::uint32_t none = UINT32_MAX;
-  std::uint32_t barrierBlock = none;
-  std::uint64_t waiting = 0, total = 0;
   struct Lane {
     std::uint32_t warp = none, lane = 0, block = none;
   } missing, elsewhere;
+  // The lanes of a warp's mask word w that exist, and the first block a
+  // lane waits at (`blocks`: none). The masks are read a word at a time.
+  auto valid = [&](const ExecutionState &s, std::size_t w) {
+    const std::uint32_t first = static_cast<std::uint32_t>(w * 64);
+    return s.laneCount >= first + 64 ? ~std::uint64_t(0)
+                                     : (std::uint64_t(1) << (s.laneCount - first)) - 1;
+  };
+  auto blockOf = [&](const LaneControl &control, std::uint32_t lane) {
+    std::uint32_t block = 0;
+    while (block < blocks && !((control.waiting[block * words + lane / 64] >> (lane % 64)) & 1))
+      ++block;
+    return block;
+  };
+  // The block of the first waiting lane is the barrier all must wait at.
+  std::uint32_t barrierBlock = none;
+  std::uint64_t waiting = 0, total = 0;
   for (std::uint32_t warp = 0; warp < warps; ++warp) {
     const LaneControl control = controlOf(warp);
     const ExecutionState &s = states[warp];
     total += s.laneCount;
-    for (std::uint32_t lane = 0; lane < s.laneCount; ++lane) {
-      const std::uint64_t bit = std::uint64_t(1) << (lane % 64);
-      if (!(control.atBarrier[lane / 64] & bit)) {
-        if (missing.warp == none)
-          missing = {warp, lane, none};
-        continue;
+    for (std::size_t w = 0; w * 64 < s.laneCount; ++w) {
+      const std::uint64_t lanes = valid(s, w), held = control.atBarrier[w] & lanes;
+      waiting += std::popcount(held);
+      const auto base = static_cast<std::uint32_t>(w * 64);
+      if (missing.warp == none && held != lanes)
+        missing = {warp, base + static_cast<std::uint32_t>(std::countr_zero(~held & lanes)), none};
+      if (barrierBlock == none && held)
+        barrierBlock = blockOf(control, base + static_cast<std::uint32_t>(std::countr_zero(held)));
+    }
+  }
+  // The first lane waiting elsewhere: its first block is not barrierBlock.
+  for (std::uint32_t warp = 0; barrierBlock != none && warp < warps && elsewhere.warp == none;
+       ++warp) {
+    const LaneControl control = controlOf(warp);
+    const ExecutionState &s = states[warp];
+    for (std::size_t w = 0; w * 64 < s.laneCount; ++w) {
+      std::uint64_t earlier = 0;
+      for (std::uint32_t block = 0; block < barrierBlock && block < blocks; ++block)
+        earlier |= control.waiting[block * words + w];
+      const std::uint64_t there =
+          (barrierBlock < blocks ? control.waiting[barrierBlock * words + w] : ~std::uint64_t(0)) &
+          ~earlier;
+      const std::uint64_t other = control.atBarrier[w] & valid(s, w) & ~there;
+      if (other) {
+        const auto lane = static_cast<std::uint32_t>(w * 64 + std::countr_zero(other));
+        elsewhere = {warp, lane, blockOf(control, lane)};
+        break;
       }
-      ++waiting;
-      std::uint32_t block = 0;
-      while (block < blocks && !(control.waiting[block * words + lane / 64] & bit))
-        ++block;
-      if (barrierBlock == none)
-        barrierBlock = block;
-      else if (block != barrierBlock && elsewhere.warp == none)
-        elsewhere = {warp, lane, block};
     }
   }
   if (barrierBlock == none || barrierBlock == 0)

@@ -531,6 +531,81 @@ TEST_P(CheckedMode, GlobalMemoryRaceBetweenWorkGroups) {
   }
 }
 
+// The races of dense accesses, which the check records per 64-byte line.
+TEST_P(CheckedMode, DenseGlobalMemoryRaceBetweenWorkGroups) {
+  cl_kernel k = kernel("global_race_dense_between_groups");
+  arg(k, 0, buffer(std::vector<int>(64)));
+  // Work-item 64, first of group 1, writes out[0], which work-item 0 of
+  // group 0 wrote, by the same line of the kernel.
+  const std::vector<Finding> findings = run(k, {128}, {64});
+  expectFinding(findings, "data-race", "global_race_dense_between_groups", {64, 0, 0});
+  ASSERT_FALSE(findings.empty());
+  EXPECT_NE(findings.front().message.find("local linear id 0 of work-group (0,0,0)"),
+            std::string::npos)
+      << findings.front().message;
+  if (withDebugInfo()) {
+    const std::string line =
+        "bugs.cl:" + std::to_string(markedLine("global_race_dense_between_groups")) + ":";
+    EXPECT_NE(findings.front().message.find("its access: OpStore"), std::string::npos)
+        << findings.front().message;
+    EXPECT_NE(findings.front().message.find(line), std::string::npos) << findings.front().message;
+  }
+}
+
+TEST_P(CheckedMode, DenseGlobalMemoryRaceWithinAWorkGroup) {
+  cl_kernel k = kernel("global_race_dense_in_group");
+  arg(k, 0, buffer(std::vector<int>(128)));
+  arg(k, 1, buffer(std::vector<int>(128)));
+  // Work-item 0 reads data[16], which work-item 16 wrote.
+  const std::vector<Finding> findings = run(k, {128}, {64});
+  expectFinding(findings, "data-race", "global_race_dense_in_group", {0, 0, 0});
+  ASSERT_FALSE(findings.empty());
+  EXPECT_NE(findings.front().message.find("local linear id 16 of the same work-group"),
+            std::string::npos)
+      << findings.front().message;
+}
+
+TEST_P(CheckedMode, DenseGlobalMemoryRaceOfVectors) {
+  cl_kernel k = kernel("global_race_dense_long4");
+  arg(k, 0, buffer(std::vector<cl_long>(4 * 128)));
+  arg(k, 1, buffer(std::vector<cl_long>(4 * 128)));
+  // 32-byte elements, two to a line: work-item 0 reads data[2], which
+  // work-item 2 wrote.
+  const std::vector<Finding> findings = run(k, {128}, {64});
+  expectFinding(findings, "data-race", "global_race_dense_long4", {0, 0, 0});
+  ASSERT_FALSE(findings.empty());
+  EXPECT_NE(findings.front().message.find("local linear id 2 of the same work-group"),
+            std::string::npos)
+      << findings.front().message;
+}
+
+TEST_P(CheckedMode, DenseReadOfScatteredWrites) {
+  cl_kernel k = kernel("global_race_scattered_then_dense");
+  arg(k, 0, buffer(std::vector<int>(128)));
+  arg(k, 1, buffer(std::vector<int>(128)));
+  // Work-item 0 reads its own write; work-item 1 reads data[1], which
+  // work-item 49 wrote (49 * 17 = 13 * 64 + 1).
+  const std::vector<Finding> findings = run(k, {128}, {64});
+  expectFinding(findings, "data-race", "global_race_scattered_then_dense", {1, 0, 0});
+  ASSERT_FALSE(findings.empty());
+  EXPECT_NE(findings.front().message.find("local linear id 49 of the same work-group"),
+            std::string::npos)
+      << findings.front().message;
+}
+
+TEST_P(CheckedMode, DenseAccessesOrderedByAGlobalBarrier) {
+  cl_kernel k = kernel("dense_ordered_by_a_global_barrier");
+  cl_mem data = buffer(std::vector<int>(128)), out = buffer(std::vector<int>(128, -1));
+  arg(k, 0, data);
+  arg(k, 1, out);
+  // Twice: the second launch finds the first's record, which is older.
+  EXPECT_TRUE(run(k, {128}, {64}).empty());
+  EXPECT_TRUE(run(k, {128}, {64}).empty());
+  const std::vector<int> got = readInts(out, 128);
+  for (int g = 0; g < 128; ++g)
+    EXPECT_EQ(got[g], g % 64 < 48 ? g + 16 : -1) << "work-item " << g;
+}
+
 TEST_P(CheckedMode, AsynchronousCopyPastTheEndOfLocalMemory) {
   cl_kernel k = kernel("async_copy_past_the_tile");
   arg(k, 0, buffer(std::vector<float>(64, 1.0f)));

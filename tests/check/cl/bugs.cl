@@ -196,6 +196,46 @@ kernel void global_race_between_groups(global int *out) {
     out[g - 1] = -1; // BUG
 }
 
+// Consecutive work-items at consecutive elements, whole 64-byte lines of
+// them (the race check records such accesses per line).
+kernel void global_race_dense_between_groups(global int *out) {
+  out[get_local_id(0)] = (int)get_global_id(0); // BUG
+}
+
+kernel void global_race_dense_in_group(global int *data, global int *out) {
+  size_t g = get_global_id(0);
+  data[g] = (int)g;
+  barrier(CLK_LOCAL_MEM_FENCE); // orders __local memory only
+  if (get_local_id(0) < 48)
+    out[g] = data[g + 16]; // BUG
+}
+
+kernel void global_race_dense_long4(global long4 *data, global long4 *out) {
+  size_t g = get_global_id(0);
+  data[g] = (long4)((long)g);
+  barrier(CLK_LOCAL_MEM_FENCE); // orders __local memory only
+  if (get_local_id(0) < 62)
+    out[g] = data[g + 2]; // BUG
+}
+
+// Scattered writes (a permutation of the group's 64 elements), then a
+// dense read of them.
+kernel void global_race_scattered_then_dense(global int *data, global int *out) {
+  size_t l = get_local_id(0), first = get_group_id(0) * 64;
+  data[first + (l * 17) % 64] = (int)l;
+  barrier(CLK_LOCAL_MEM_FENCE); // orders __local memory only
+  out[get_global_id(0)] = data[get_global_id(0)]; // BUG
+}
+
+// The same accesses ordered by a barrier on global memory: no race.
+kernel void dense_ordered_by_a_global_barrier(global int *data, global int *out) {
+  size_t g = get_global_id(0);
+  data[g] = (int)g;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) < 48)
+    out[g] = data[g + 16];
+}
+
 kernel void async_copy_past_the_tile(global const float *in, global float *out) {
   local float tile[16];
   event_t copied = async_work_group_copy(tile, in + get_group_id(0) * 16, 20, 0); // BUG
