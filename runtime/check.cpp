@@ -1199,11 +1199,10 @@ bool CheckSession::checkGlobalLine(const ExecutionState &s, std::uint32_t lane, 
       (write && Log::conflicts(*epochs, firstToken_, at, false, w0, w1, selfOf)))
     return false;
   const std::uint32_t bits = ((1u << (w1 - w0)) - 1) << w0;
-  // The patterns the record may take: a lane of k words (k a power of two)
-  // whose words start at a multiple of k is token first + w / k.
+  // The patterns the record may take: the words of a lane that takes 2^k
+  // words of the line from a multiple of 2^k are tokens first + (w >> k).
   const unsigned laneShift =
       (bytes & (bytes - 1)) == 0 && w0 % (bytes / 4) == 0 ? std::countr_zero(bytes) - 2 : 4;
-  const std::uint32_t byLane = self - (w0 >> laneShift);
   std::atomic_ref record(write ? at.line->writer : at.line->reader);
   std::uint64_t value = record.load(std::memory_order_acquire);
   for (;;) {
@@ -1229,6 +1228,15 @@ bool CheckSession::checkGlobalLine(const ExecutionState &s, std::uint32_t lane, 
       }
       return true;
     };
+    // The step of consecutive tokens along the line (log2 of the words a
+    // token takes) that fits, from the access's own size up; 5 if none (4,
+    // one token for the line, fits when nothing is kept).
+    auto steps = [&] {
+      unsigned step = laneShift;
+      while (step <= 4 && !fits(self - (w0 >> step), step))
+        ++step;
+      return step;
+    };
     const std::uint32_t own = value & 0x0FFFFFFF;
     const unsigned ownShift = (value >> 28) & 7;
     // The kept words all of this work-item: one token for the line.
@@ -1240,10 +1248,8 @@ bool CheckSession::checkGlobalLine(const ExecutionState &s, std::uint32_t lane, 
       first = own, shift = ownShift;
     else if (allSelf)
       first = self, shift = 4;
-    else if (fits(byLane, laneShift))
-      first = byLane, shift = laneShift;
-    else if (!kept)
-      first = self, shift = 4;
+    else if (const unsigned step = steps(); step <= 4)
+      first = self - (w0 >> step), shift = step;
     else {
       // Tokens of other work-items of this launch: out to the words first.
       if ((!at.words || !at.writerSites) &&

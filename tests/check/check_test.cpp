@@ -593,6 +593,44 @@ TEST_P(CheckedMode, DenseReadOfScatteredWrites) {
       << findings.front().message;
 }
 
+TEST_P(CheckedMode, RaceOnAVectorOfALineSharedByInstructions) {
+  cl_kernel k = kernel("global_race_vectors_in_a_line");
+  arg(k, 0, buffer(std::vector<float>(8 * 32)));
+  arg(k, 1, buffer(std::vector<float>(4 * 32)));
+  // Work-item 16, first of group 1, writes data[125], which work-item 15
+  // of group 0 read by its second vload4, three lines above the BUG line.
+  const std::vector<Finding> findings = run(k, {32}, {16});
+  expectFinding(findings, "data-race", "global_race_vectors_in_a_line", {16, 0, 0});
+  ASSERT_FALSE(findings.empty());
+  EXPECT_NE(findings.front().message.find("local linear id 15 of work-group (0,0,0)"),
+            std::string::npos)
+      << findings.front().message;
+  if (withDebugInfo()) {
+    const std::string line =
+        "bugs.cl:" + std::to_string(markedLine("global_race_vectors_in_a_line") - 3) + ":";
+    EXPECT_NE(findings.front().message.find(line), std::string::npos) << findings.front().message;
+  }
+}
+
+TEST_P(CheckedMode, RaceOnALineOfOneWorkItemsVectors) {
+  cl_kernel k = kernel("global_race_line_of_one_work_item");
+  arg(k, 0, buffer(std::vector<float>(16 * 32)));
+  arg(k, 1, buffer(std::vector<float>(4 * 32)));
+  // Work-item 16, first of group 1, writes data[241], which work-item 15
+  // of group 0 read by its first vload4, four lines above the BUG line.
+  const std::vector<Finding> findings = run(k, {32}, {16});
+  expectFinding(findings, "data-race", "global_race_line_of_one_work_item", {16, 0, 0});
+  ASSERT_FALSE(findings.empty());
+  EXPECT_NE(findings.front().message.find("local linear id 15 of work-group (0,0,0)"),
+            std::string::npos)
+      << findings.front().message;
+  if (withDebugInfo()) {
+    const std::string line =
+        "bugs.cl:" + std::to_string(markedLine("global_race_line_of_one_work_item") - 4) + ":";
+    EXPECT_NE(findings.front().message.find(line), std::string::npos) << findings.front().message;
+  }
+}
+
 TEST_P(CheckedMode, DenseAccessesOrderedByAGlobalBarrier) {
   cl_kernel k = kernel("dense_ordered_by_a_global_barrier");
   cl_mem data = buffer(std::vector<int>(128)), out = buffer(std::vector<int>(128, -1));

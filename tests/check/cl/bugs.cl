@@ -227,6 +227,26 @@ kernel void global_race_scattered_then_dense(global int *data, global int *out) 
   out[get_global_id(0)] = data[get_global_id(0)]; // BUG
 }
 
+// Two work-items' vectors to a line, by two instructions each.
+kernel void global_race_vectors_in_a_line(global float *data, global float *out) {
+  size_t g = get_global_id(0);
+  float4 a = vload4(0, data + 8 * g);
+  float4 b = vload4(1, data + 8 * g);
+  vstore4(a + b, g, out);
+  if (get_local_id(0) == 0 && g > 0)
+    data[8 * (g - 1) + 5] = 1.0f; // BUG
+}
+
+// Each work-item's four vectors fill a line, by four instructions.
+kernel void global_race_line_of_one_work_item(global float *data, global float *out) {
+  size_t g = get_global_id(0);
+  float4 a = vload4(4 * g, data);
+  float4 b = vload4(4 * g + 1, data), c = vload4(4 * g + 2, data), d = vload4(4 * g + 3, data);
+  vstore4(a + b + c + d, g, out);
+  if (get_local_id(0) == 0 && g > 0)
+    data[16 * (g - 1) + 1] = 1.0f; // BUG
+}
+
 // The same accesses ordered by a barrier on global memory: no race.
 kernel void dense_ordered_by_a_global_barrier(global int *data, global int *out) {
   size_t g = get_global_id(0);
