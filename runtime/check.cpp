@@ -1,6 +1,7 @@
 #include "runtime/check.h"
 
 #include "runtime/execution.h"
+#include "runtime/isa.h"
 #include "runtime/json.h"
 #include "runtime/problems.h"
 
@@ -411,7 +412,7 @@ struct CheckSession::LogCursor {
   GlobalAccessLog::Piece *records = nullptr;
 };
 
-CheckSession::GlobalAccessLog::LineAt
+inline CheckSession::GlobalAccessLog::LineAt
 CheckSession::GlobalAccessLog::line(std::uint64_t address, LogCursor &cursor, Make make) {
   if (address >> pieceShift != cursor.piece) {
     cursor.piece = address >> pieceShift;
@@ -603,6 +604,38 @@ bool affineSpan(const ExecutionState &s, const std::uint64_t *pointer, std::uint
   return true;
 }
 
+// The lowest and the highest address of lanes [begin, end), and the OR of
+// their bits under `mask`: a loop the compiler vectorises, 256 bits wide
+// (with AVX2's 64-bit comparisons) where the processor has AVX2.
+[[gnu::always_inline]] inline void laneRangeLoop(const std::uint64_t *pointer, std::uint32_t begin,
+                                                 std::uint32_t end, std::uint64_t mask,
+                                                 std::uint64_t &low, std::uint64_t &high,
+                                                 std::uint64_t &bits) {
+  std::uint64_t lowest = UINT64_MAX, highest = 0, any = 0;
+  for (std::uint32_t lane = begin; lane < end; ++lane) {
+    lowest = std::min(lowest, pointer[lane]);
+    highest = std::max(highest, pointer[lane]);
+    any |= pointer[lane] & mask;
+  }
+  low = lowest, high = highest, bits = any;
+}
+
+[[gnu::target("avx2")]] void laneRangeAvx2(const std::uint64_t *pointer, std::uint32_t begin,
+                                           std::uint32_t end, std::uint64_t mask,
+                                           std::uint64_t &low, std::uint64_t &high,
+                                           std::uint64_t &bits) {
+  laneRangeLoop(pointer, begin, end, mask, low, high, bits);
+}
+
+void laneRange(const std::uint64_t *pointer, std::uint32_t begin, std::uint32_t end,
+               std::uint64_t mask, std::uint64_t &low, std::uint64_t &high, std::uint64_t &bits) {
+  static const bool avx2 = handlerIsa() == Isa::Avx2;
+  if (avx2)
+    laneRangeAvx2(pointer, begin, end, mask, low, high, bits);
+  else
+    laneRangeLoop(pointer, begin, end, mask, low, high, bits);
+}
+
 } // namespace
 
 bool CheckSession::spanValid(const ExecutionState &s, const CheckSite &where,
@@ -613,7 +646,10 @@ bool CheckSession::spanValid(const ExecutionState &s, const CheckSite &where,
       checks.checks.has(Check::Alignment) && where.alignment > 1 ? where.alignment : 1;
   const bool powerOfTwo = (alignment & (alignment - 1)) == 0;
   std::uint64_t low = UINT64_MAX, high = 0, misaligned = 0;
-  if (!affineSpan(s, pointer, low, high))
+  const bool affine = affineSpan(s, pointer, low, high);
+  if (!affine && s.contiguous && powerOfTwo)
+    laneRange(pointer, s.begin, s.span, alignment - 1, low, high, misaligned);
+  else if (!affine)
     forActiveLanes(s, [&](std::uint32_t lane) {
       const std::uint64_t address = pointer[lane];
       low = std::min(low, address);
@@ -775,9 +811,16 @@ void CheckSession::checkLocalLanes(const ExecutionState &s, std::uint32_t site,
       shadow && checks.checks.has(Check::Uninit) && !where.write && !where.skipsUninit;
   const bool races = g.localWriter && checks.checks.has(Check::Races) && !where.skipsRaces;
   const std::uint64_t written = where.writesPadding ? bytes / 3 * 4 : bytes;
-  forActiveLanes(s, [&](std::uint32_t lane) {
+  // Lanes that read what the lane before them read (a row of a tile) are
+  // settled by it once their bytes are written, unwritten since the last
+  // barrier and read by several: then nothing changes for them.
+  std::uint64_t settledOffset = UINT64_MAX;
+  for (std::uint32_t lane = s.begin; lane < s.span; ++lane) {
     const std::uint64_t offset = pointer[lane] - arena;
-    if (uninit && !allWritten<Bytes>(shadow + offset, bytes))
+    if ((!s.contiguous && !s.active[lane]) || offset == settledOffset)
+      continue;
+    const bool initialised = !uninit || allWritten<Bytes>(shadow + offset, bytes);
+    if (!initialised)
       checkInitialised(s, lane, site, pointer[lane], bytes, CheckSite::Space::Local);
     bool settled = false;
     if constexpr (Bytes != 0)
@@ -787,7 +830,10 @@ void CheckSession::checkLocalLanes(const ExecutionState &s, std::uint32_t site,
       checkRace<Bytes>(s, lane, site, pointer[lane], bytes, where.write);
     if (where.write && shadow)
       std::memset(shadow + offset, 1, written);
-  });
+    if constexpr (Bytes != 0)
+      if (!where.write && initialised && lane + 1 < s.span && pointer[lane + 1] == pointer[lane])
+        settledOffset = !races || readSettled<Bytes>(g, offset, 0) ? offset : UINT64_MAX;
+  }
 }
 
 void CheckSession::checkWarp(const ExecutionState &s, std::uint32_t site,
@@ -1088,9 +1134,10 @@ bool concurrent(const RaceEpochs &epochs, std::uint32_t firstToken, std::uint32_
 // (token self(w)): by the line's record for the words of its mask, else by
 // the word's.
 template <typename Self>
-bool CheckSession::GlobalAccessLog::conflicts(const RaceEpochs &epochs, std::uint32_t firstToken,
-                                              const LineAt &at, bool writers, unsigned w0,
-                                              unsigned w1, Self self) {
+inline bool CheckSession::GlobalAccessLog::conflicts(const RaceEpochs &epochs,
+                                                     std::uint32_t firstToken, const LineAt &at,
+                                                     bool writers, unsigned w0, unsigned w1,
+                                                     Self self) {
   const std::uint64_t value =
       std::atomic_ref(writers ? at.line->writer : at.line->reader).load(std::memory_order_acquire);
   const std::uint32_t mask = value ? lineMask(value) : 0;
@@ -1121,54 +1168,54 @@ void CheckSession::checkGlobalWarp(const ExecutionState &s, std::uint32_t site,
   const CheckSite &where = code_.checks->sites[site];
   if (where.skipsRaces)
     return;
-  // Consecutive lanes at consecutive elements of 4-64 bytes, the streaming
-  // kernels' accesses: the lines the span covers whole are recorded as
-  // lines. The lanes of the lines at its ends, of a line whose record
-  // shows a concurrent work-item, and of other accesses go lane by lane.
+  // Runs of lanes at consecutive elements of 4-64 bytes that fill a 64-byte
+  // line (the streaming kernels' accesses, a row of a tile) are recorded as
+  // lines. The other lanes, and those of a line whose record shows a
+  // concurrent work-item, go lane by lane.
   LogCursor cursor;
   const RaceEpochs *epochs = s.group->raceEpochs;
   constexpr std::uint64_t lineBytes = std::uint64_t(1) << GlobalAccessLog::lineShift;
-  std::uint64_t low = 0, high = 0;
-  const bool dense = bytes >= 4 && bytes <= lineBytes && !(bytes & (bytes - 1)) && globalLog_ &&
-                     epochs && !epochs->starts.empty() && site + 1 < GlobalAccessLog::lineSites &&
-                     affineSpan(s, pointer, low, high) && low % bytes == 0 &&
-                     (s.span - s.begin == 1 || pointer[s.begin + 1] - pointer[s.begin] == bytes);
-  const std::uint64_t firstLine = (low + lineBytes - 1) & ~(lineBytes - 1);
-  const std::uint64_t endLine = (high + bytes) & ~(lineBytes - 1);
-  auto byLane = [&](std::uint32_t lane) {
-    if (!checkGlobalLine(s, lane, site, pointer[lane], bytes, where.write, cursor))
-      checkGlobalRace(s, lane, site, pointer[lane], bytes, where.write, cursor);
+  const bool lines = bytes >= 4 && bytes <= lineBytes && !(bytes & (bytes - 1)) && globalLog_ &&
+                     epochs && !epochs->starts.empty() && site + 1 < GlobalAccessLog::lineSites;
+  const auto lanesPerLine = static_cast<std::uint32_t>(lines ? lineBytes / bytes : 0);
+  const unsigned shift = lines ? static_cast<unsigned>(std::countr_zero(bytes)) - 2 : 0;
+  auto fillsLine = [&](std::uint32_t lane) {
+    if (!lines || pointer[lane] % lineBytes || lane + lanesPerLine > s.span)
+      return false;
+    for (std::uint32_t k = 1; k < lanesPerLine; ++k)
+      if ((!s.contiguous && !s.active[lane + k]) || pointer[lane + k] != pointer[lane] + k * bytes)
+        return false;
+    return true;
   };
-  if (!dense || firstLine >= endLine)
-    return forActiveLanes(s, byLane);
-  const auto laneAt = [&](std::uint64_t address) {
-    return static_cast<std::uint32_t>(s.begin + (address - low) / bytes);
-  };
-  for (std::uint32_t lane = s.begin; lane < laneAt(firstLine); ++lane)
-    byLane(lane);
-  const std::uint32_t firstSelf = epochs->starts.back() + s.firstLocalIndex;
-  const unsigned shift = static_cast<unsigned>(std::countr_zero(bytes)) - 2;
-  const std::uint32_t lanesPerLine = static_cast<std::uint32_t>(lineBytes / bytes);
-  for (std::uint64_t at = firstLine; at < endLine; at += lineBytes) {
-    const GlobalAccessLog::LineAt line = globalLog_->line(at, cursor);
+  for (std::uint32_t lane = s.begin; lane < s.span;) {
+    if (!s.contiguous && !s.active[lane]) {
+      ++lane;
+      continue;
+    }
+    if (!fillsLine(lane)) {
+      if (!checkGlobalLine(s, lane, site, pointer[lane], bytes, where.write, cursor))
+        checkGlobalRace(s, lane, site, pointer[lane], bytes, where.write, cursor);
+      ++lane;
+      continue;
+    }
+    const GlobalAccessLog::LineAt line = globalLog_->line(pointer[lane], cursor);
     if (!line.line)
       return;
-    const std::uint32_t first = laneAt(at), self = firstSelf + first;
+    const std::uint32_t self = epochs->starts.back() + s.firstLocalIndex + lane;
     const auto selfOf = [&](unsigned w) { return self + (w >> shift); };
     constexpr unsigned words = GlobalAccessLog::wordsPerLine;
     if (GlobalAccessLog::conflicts(*epochs, firstToken_, line, true, 0, words, selfOf) ||
         (where.write &&
          GlobalAccessLog::conflicts(*epochs, firstToken_, line, false, 0, words, selfOf))) {
-      for (std::uint32_t lane = first; lane < first + lanesPerLine; ++lane)
-        checkGlobalRace(s, lane, site, pointer[lane], bytes, where.write, cursor);
-      continue;
+      for (std::uint32_t k = 0; k < lanesPerLine; ++k)
+        checkGlobalRace(s, lane + k, site, pointer[lane + k], bytes, where.write, cursor);
+    } else {
+      std::atomic_ref(where.write ? line.line->writer : line.line->reader)
+          .store(GlobalAccessLog::lineRecord(self, shift, 0xFFFF, site + 1),
+                 std::memory_order_release);
     }
-    std::atomic_ref(where.write ? line.line->writer : line.line->reader)
-        .store(GlobalAccessLog::lineRecord(self, shift, 0xFFFF, site + 1),
-               std::memory_order_release);
+    lane += lanesPerLine;
   }
-  for (std::uint32_t lane = laneAt(endLine); lane < s.span; ++lane)
-    byLane(lane);
 }
 
 // The race check of one lane's access of whole words inside one line, kept
