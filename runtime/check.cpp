@@ -811,13 +811,22 @@ void CheckSession::checkLocalLanes(const ExecutionState &s, std::uint32_t site,
       shadow && checks.checks.has(Check::Uninit) && !where.write && !where.skipsUninit;
   const bool races = g.localWriter && checks.checks.has(Check::Races) && !where.skipsRaces;
   const std::uint64_t written = where.writesPadding ? bytes / 3 * 4 : bytes;
-  // Lanes that read what the lane before them read (a row of a tile) are
-  // settled by it once their bytes are written, unwritten since the last
-  // barrier and read by several: then nothing changes for them.
-  std::uint64_t settledOffset = UINT64_MAX;
+  // A read of bytes that are written, unwritten since the last barrier and
+  // read by several changes nothing and reports nothing, for any lane. The
+  // offsets of such reads seen in this access are kept in a small table:
+  // the lanes of a tile's rows and columns that read what other lanes
+  // read are settled by a look-up.
+  constexpr std::uint32_t remembered = 32;
+  std::uint64_t settledOffsets[remembered];
+  const bool remember = Bytes != 0 && !where.write;
+  if (remember)
+    std::fill(std::begin(settledOffsets), std::end(settledOffsets), UINT64_MAX);
   for (std::uint32_t lane = s.begin; lane < s.span; ++lane) {
+    if (!s.contiguous && !s.active[lane])
+      continue;
     const std::uint64_t offset = pointer[lane] - arena;
-    if ((!s.contiguous && !s.active[lane]) || offset == settledOffset)
+    std::uint64_t &slot = settledOffsets[offset / (Bytes ? Bytes : 1) % remembered];
+    if (remember && slot == offset)
       continue;
     const bool initialised = !uninit || allWritten<Bytes>(shadow + offset, bytes);
     if (!initialised)
@@ -831,8 +840,8 @@ void CheckSession::checkLocalLanes(const ExecutionState &s, std::uint32_t site,
     if (where.write && shadow)
       std::memset(shadow + offset, 1, written);
     if constexpr (Bytes != 0)
-      if (!where.write && initialised && lane + 1 < s.span && pointer[lane + 1] == pointer[lane])
-        settledOffset = !races || readSettled<Bytes>(g, offset, 0) ? offset : UINT64_MAX;
+      if (remember && initialised && (!races || readSettled<Bytes>(g, offset, 0)))
+        slot = offset;
   }
 }
 

@@ -504,6 +504,18 @@ TEST_P(CheckedMode, LocalMemoryRaceWithoutABarrier) {
   expectFinding(run(k, {32}, {16}), "data-race", "local_race", {0, 0, 0});
 }
 
+TEST_P(CheckedMode, LocalMemoryRaceOfARowReadingOneElement) {
+  cl_kernel k = kernel("local_race_read_by_a_row");
+  arg(k, 0, buffer(std::vector<int>(16)));
+  // Work-item 0 reads its own write; work-item 1 reads tile[0], which
+  // work-item 0 wrote with no barrier between.
+  const std::vector<Finding> findings = run(k, {16}, {16});
+  expectFinding(findings, "data-race", "local_race_read_by_a_row", {1, 0, 0});
+  ASSERT_FALSE(findings.empty());
+  EXPECT_NE(findings.front().message.find("local linear id 0"), std::string::npos)
+      << findings.front().message;
+}
+
 TEST_P(CheckedMode, GlobalMemoryRaceWithinAWorkGroup) {
   cl_kernel k = kernel("global_race_in_group");
   arg(k, 0, buffer(std::vector<int>(32)));

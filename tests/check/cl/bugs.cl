@@ -182,6 +182,15 @@ kernel void local_race(global int *out) {
   out[get_global_id(0)] = tile[(l + 1) % 16]; // BUG
 }
 
+// Rows of four work-items read the element their first wrote.
+kernel void local_race_read_by_a_row(global int *out) {
+  local int tile[4];
+  size_t l = get_local_id(0);
+  if (l % 4 == 0)
+    tile[l / 4] = (int)l;
+  out[get_global_id(0)] = tile[l / 4]; // BUG
+}
+
 kernel void global_race_in_group(global int *data, global int *out) {
   size_t g = get_global_id(0);
   data[g] = (int)g;
