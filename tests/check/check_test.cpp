@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -208,6 +209,21 @@ protected:
         EXPECT_EQ(f.file.substr(f.file.find_last_of('/') + 1), "bugs.cl");
       else
         EXPECT_EQ(f.file, "");
+    }
+  }
+
+  // The first finding's message names the other work-item of a race (as
+  // the report words it) and, with debug information, the line of its
+  // access, `linesAbove` lines above the kernel's BUG line.
+  void expectOther(const std::vector<Finding> &findings, const std::string &kernelName,
+                   const std::string &other, std::optional<long> linesAbove = std::nullopt) {
+    ASSERT_FALSE(findings.empty()) << "no finding for " << kernelName;
+    const std::string &message = findings.front().message;
+    EXPECT_NE(message.find(other), std::string::npos) << message;
+    if (linesAbove && withDebugInfo()) {
+      const std::string line =
+          "bugs.cl:" + std::to_string(markedLine(kernelName) - *linesAbove) + ":";
+      EXPECT_NE(message.find(line), std::string::npos) << message;
     }
   }
 
@@ -511,9 +527,7 @@ TEST_P(CheckedMode, LocalMemoryRaceOfARowReadingOneElement) {
   // work-item 0 wrote with no barrier between.
   const std::vector<Finding> findings = run(k, {16}, {16});
   expectFinding(findings, "data-race", "local_race_read_by_a_row", {1, 0, 0});
-  ASSERT_FALSE(findings.empty());
-  EXPECT_NE(findings.front().message.find("local linear id 0"), std::string::npos)
-      << findings.front().message;
+  expectOther(findings, "local_race_read_by_a_row", "local linear id 0");
 }
 
 TEST_P(CheckedMode, GlobalMemoryRaceWithinAWorkGroup) {
@@ -551,17 +565,9 @@ TEST_P(CheckedMode, DenseGlobalMemoryRaceBetweenWorkGroups) {
   // group 0 wrote, by the same line of the kernel.
   const std::vector<Finding> findings = run(k, {128}, {64});
   expectFinding(findings, "data-race", "global_race_dense_between_groups", {64, 0, 0});
-  ASSERT_FALSE(findings.empty());
-  EXPECT_NE(findings.front().message.find("local linear id 0 of work-group (0,0,0)"),
-            std::string::npos)
-      << findings.front().message;
-  if (withDebugInfo()) {
-    const std::string line =
-        "bugs.cl:" + std::to_string(markedLine("global_race_dense_between_groups")) + ":";
-    EXPECT_NE(findings.front().message.find("its access: OpStore"), std::string::npos)
-        << findings.front().message;
-    EXPECT_NE(findings.front().message.find(line), std::string::npos) << findings.front().message;
-  }
+  expectOther(findings, "global_race_dense_between_groups",
+              "local linear id 0 of work-group (0,0,0)", 0);
+  expectOther(findings, "global_race_dense_between_groups", "its access: OpStore");
 }
 
 TEST_P(CheckedMode, DenseGlobalMemoryRaceWithinAWorkGroup) {
@@ -571,10 +577,7 @@ TEST_P(CheckedMode, DenseGlobalMemoryRaceWithinAWorkGroup) {
   // Work-item 0 reads data[16], which work-item 16 wrote.
   const std::vector<Finding> findings = run(k, {128}, {64});
   expectFinding(findings, "data-race", "global_race_dense_in_group", {0, 0, 0});
-  ASSERT_FALSE(findings.empty());
-  EXPECT_NE(findings.front().message.find("local linear id 16 of the same work-group"),
-            std::string::npos)
-      << findings.front().message;
+  expectOther(findings, "global_race_dense_in_group", "local linear id 16 of the same work-group");
 }
 
 TEST_P(CheckedMode, DenseGlobalMemoryRaceOfVectors) {
@@ -585,10 +588,7 @@ TEST_P(CheckedMode, DenseGlobalMemoryRaceOfVectors) {
   // work-item 2 wrote.
   const std::vector<Finding> findings = run(k, {128}, {64});
   expectFinding(findings, "data-race", "global_race_dense_long4", {0, 0, 0});
-  ASSERT_FALSE(findings.empty());
-  EXPECT_NE(findings.front().message.find("local linear id 2 of the same work-group"),
-            std::string::npos)
-      << findings.front().message;
+  expectOther(findings, "global_race_dense_long4", "local linear id 2 of the same work-group");
 }
 
 TEST_P(CheckedMode, DenseReadOfScatteredWrites) {
@@ -599,10 +599,8 @@ TEST_P(CheckedMode, DenseReadOfScatteredWrites) {
   // work-item 49 wrote (49 * 17 = 13 * 64 + 1).
   const std::vector<Finding> findings = run(k, {128}, {64});
   expectFinding(findings, "data-race", "global_race_scattered_then_dense", {1, 0, 0});
-  ASSERT_FALSE(findings.empty());
-  EXPECT_NE(findings.front().message.find("local linear id 49 of the same work-group"),
-            std::string::npos)
-      << findings.front().message;
+  expectOther(findings, "global_race_scattered_then_dense",
+              "local linear id 49 of the same work-group");
 }
 
 TEST_P(CheckedMode, RaceOnAVectorOfALineSharedByInstructions) {
@@ -613,15 +611,8 @@ TEST_P(CheckedMode, RaceOnAVectorOfALineSharedByInstructions) {
   // of group 0 read by its second vload4, three lines above the BUG line.
   const std::vector<Finding> findings = run(k, {32}, {16});
   expectFinding(findings, "data-race", "global_race_vectors_in_a_line", {16, 0, 0});
-  ASSERT_FALSE(findings.empty());
-  EXPECT_NE(findings.front().message.find("local linear id 15 of work-group (0,0,0)"),
-            std::string::npos)
-      << findings.front().message;
-  if (withDebugInfo()) {
-    const std::string line =
-        "bugs.cl:" + std::to_string(markedLine("global_race_vectors_in_a_line") - 3) + ":";
-    EXPECT_NE(findings.front().message.find(line), std::string::npos) << findings.front().message;
-  }
+  expectOther(findings, "global_race_vectors_in_a_line", "local linear id 15 of work-group (0,0,0)",
+              3);
 }
 
 TEST_P(CheckedMode, RaceOnALineOfOneWorkItemsVectors) {
@@ -632,15 +623,8 @@ TEST_P(CheckedMode, RaceOnALineOfOneWorkItemsVectors) {
   // of group 0 read by its first vload4, four lines above the BUG line.
   const std::vector<Finding> findings = run(k, {32}, {16});
   expectFinding(findings, "data-race", "global_race_line_of_one_work_item", {16, 0, 0});
-  ASSERT_FALSE(findings.empty());
-  EXPECT_NE(findings.front().message.find("local linear id 15 of work-group (0,0,0)"),
-            std::string::npos)
-      << findings.front().message;
-  if (withDebugInfo()) {
-    const std::string line =
-        "bugs.cl:" + std::to_string(markedLine("global_race_line_of_one_work_item") - 4) + ":";
-    EXPECT_NE(findings.front().message.find(line), std::string::npos) << findings.front().message;
-  }
+  expectOther(findings, "global_race_line_of_one_work_item",
+              "local linear id 15 of work-group (0,0,0)", 4);
 }
 
 TEST_P(CheckedMode, DenseAccessesOrderedByAGlobalBarrier) {
