@@ -37,7 +37,11 @@ public:
   // run a task looks for the next a while before it sleeps (loop), so that
   // a queue fed command by command (10,000 launches in a row) pays no
   // wake-up a command.
-  void run(std::function<void()> task) {
+  void run(std::function<void()> task, bool next) {
+    if (next && thisWorker && !thisWorker->next) {
+      thisWorker->next = std::move(task);
+      return;
+    }
     bool wake;
     {
       std::lock_guard lock(mutex_);
@@ -50,7 +54,14 @@ public:
   }
 
 private:
+  struct Worker {
+    std::function<void()> next; // the task to run after the current one
+  };
+  static thread_local Worker *thisWorker; // null on threads not of the executor
+
   void loop() {
+    Worker worker;
+    thisWorker = &worker;
     for (;;) {
       // Some tens of microseconds of looking before sleeping. A thread that
       // looks takes the lock afterwards whatever it saw, so run() need not
@@ -72,6 +83,11 @@ private:
         queued_.store(tasks_.size(), std::memory_order_release);
       }
       task();
+      while (worker.next) {
+        std::function<void()> next = std::move(worker.next);
+        worker.next = nullptr;
+        next();
+      }
     }
   }
 
@@ -82,11 +98,13 @@ private:
   std::atomic<unsigned> spinners_{0};  // threads looking for a task before sleeping
   unsigned sleepers_ = 0;              // threads waiting on ready_ (under mutex_)
 };
+
+thread_local CommandExecutor::Worker *CommandExecutor::thisWorker = nullptr;
 } // namespace
 
-void runOnExecutor(std::function<void()> task) {
+void runOnExecutor(std::function<void()> task, bool next) {
   static CommandExecutor *executor = new CommandExecutor;
-  executor->run(std::move(task));
+  executor->run(std::move(task), next);
 }
 
 cl_int validateWaitList(const char *entryPoint, cl_context context, cl_uint count,
@@ -123,10 +141,15 @@ _cl_event::_cl_event(_cl_context *context)
     : context(context), queue(nullptr), commandType(CL_COMMAND_USER), status_(CL_SUBMITTED) {}
 
 _cl_event::_cl_event(_cl_command_queue *queue, cl_command_type type, Work work)
-    : context(queue->context.get()), queue(queue), commandType(type), status_(CL_QUEUED),
+    : Object(Unpublished{}), queue(queue), commandType(type), status_(CL_QUEUED),
       profiling_(queue->profiling()), work_(std::move(work)), queueUntilFinished_(queue) {
   if (profiling_)
     timestamps_[timestampIndex(CL_PROFILING_COMMAND_QUEUED)] = now();
+}
+
+void _cl_event::handOut() {
+  context = OwnerRef(queue->context.get());
+  publish();
 }
 
 cl_ulong _cl_event::now() {
@@ -169,8 +192,9 @@ void _cl_event::addCallback(cl_int type, Callback callback, void *data) {
   callback(this, current < 0 ? current : type, data);
 }
 
-void _cl_event::setStatus(cl_int status) {
+void _cl_event::setStatus(cl_int status, bool handOn) {
   std::vector<PendingCallback> due;
+  Dependent firstDependent{};
   std::vector<Dependent> dependents;
   const bool finishing = status <= CL_COMPLETE;
   {
@@ -197,15 +221,19 @@ void _cl_event::setStatus(cl_int status) {
                                        [&](const PendingCallback &c) { return status > c.type; });
     due.assign(split, callbacks_.end());
     callbacks_.erase(split, callbacks_.end());
-    if (finishing)
-      dependents.swap(dependents_);
+    if (finishing) {
+      firstDependent = std::exchange(firstDependent_, {});
+      dependents.swap(moreDependents_);
+    }
   }
   if (finishing)
     finished_.notify_all();
   for (const PendingCallback &c : due)
     c.callback(this, status < 0 ? status : c.type, c.data);
+  if (firstDependent.event)
+    firstDependent.event->dependencyFinished(firstDependent.inherits && status < 0, handOn);
   for (const Dependent &dependent : dependents)
-    dependent.event->dependencyFinished(dependent.inherits && status < 0);
+    dependent.event->dependencyFinished(dependent.inherits && status < 0, /*handedOn=*/false);
 }
 
 void _cl_event::setUserStatus(cl_int status) {
@@ -221,21 +249,24 @@ void _cl_event::dependOn(_cl_event *other, bool inherits) {
       failedDependency_ = true;
     return;
   }
-  other->dependents_.push_back({this, inherits});
+  if (!other->firstDependent_.event)
+    other->firstDependent_ = {this, inherits};
+  else
+    other->moreDependents_.push_back({this, inherits});
   pendingDependencies_.fetch_add(1, std::memory_order_relaxed);
 }
 
 void _cl_event::submit() {
   retainOwner(); // held while in flight, released when finished
   setStatus(CL_SUBMITTED);
-  dependencyFinished(false);
+  dependencyFinished(false, /*handedOn=*/false);
 }
 
-void _cl_event::dependencyFinished(bool failed) {
+void _cl_event::dependencyFinished(bool failed, bool handedOn) {
   if (failed)
     failedDependency_ = true;
   if (pendingDependencies_.fetch_sub(1, std::memory_order_acq_rel) == 1)
-    runOnExecutor([this] { execute(); });
+    runOnExecutor([this] { execute(); }, handedOn);
 }
 
 namespace {
@@ -298,7 +329,7 @@ void _cl_event::execute() {
   }
   work_ = nullptr; // lets go of the objects the command used
   OwnerRef<_cl_command_queue> queue = std::move(queueUntilFinished_);
-  setStatus(result == CL_SUCCESS ? CL_COMPLETE : result);
+  setStatus(result == CL_SUCCESS ? CL_COMPLETE : result, /*handOn=*/true);
   releaseOwner();
 }
 

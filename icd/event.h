@@ -2,6 +2,7 @@
 #pragma once
 
 #include "icd/context.h"
+#include "icd/inline_function.h"
 
 #include <array>
 #include <condition_variable>
@@ -19,14 +20,23 @@ struct _cl_command_queue;
 struct _cl_event : lanewise::icd::Object<_cl_event, lanewise::icd::ObjectKind::Event> {
   using Callback = void(CL_CALLBACK *)(cl_event, cl_int, void *);
   // The command's action. It returns CL_SUCCESS, or a negative status that
-  // terminates the command.
-  using Work = std::function<cl_int()>;
+  // terminates the command. A kernel command's (its arguments and buffers)
+  // fits inline.
+  static constexpr std::size_t workInlineBytes = 640;
+  using Work = lanewise::icd::InlineFunction<cl_int(), workInlineBytes>;
 
   // A user event (clCreateUserEvent): no queue, starts CL_SUBMITTED.
   explicit _cl_event(_cl_context *context);
-  // A command of `queue`, starting CL_QUEUED.
+  // A command of `queue`, starting CL_QUEUED; a valid handle for the
+  // application only once handed out.
   _cl_event(_cl_command_queue *queue, cl_command_type type, Work work);
+  // Makes a command's event a handle of the application (the event argument
+  // of clEnqueue*): registered, and holding its context, which it may
+  // outlive. A command enqueued without one touches neither the registry
+  // nor the context's count, written by the command's thread otherwise.
+  void handOut();
 
+  // Null for a command's event not handed out.
   lanewise::icd::OwnerRef<_cl_context> context;
   // The queue of the command, null for user events. The event keeps the queue
   // alive only until the command finishes (the queue also refers to its
@@ -39,7 +49,7 @@ struct _cl_event : lanewise::icd::Object<_cl_event, lanewise::icd::ObjectKind::E
   cl_int status() const;
   // Blocks until the event is complete or terminated; returns the final status.
   cl_int wait();
-  bool finished() const { return status() <= CL_COMPLETE; }
+  bool finished() const { return done_.load(std::memory_order_acquire); }
 
   // Profiling timestamps (CL_PROFILING_COMMAND_QUEUED ... _COMPLETE), in
   // nanoseconds of the device timer; 0 when profiling is off.
@@ -62,14 +72,18 @@ struct _cl_event : lanewise::icd::Object<_cl_event, lanewise::icd::ObjectKind::E
   void submit();
 
 private:
-  void setStatus(cl_int status);
-  void dependencyFinished(bool failed);
+  // `handOn`: the command has just run on this executor thread, which may
+  // run its first dependent next (runOnExecutor).
+  void setStatus(cl_int status, bool handOn = false);
+  // `handedOn`: called as the first dependent of a command that has just
+  // run on this executor thread (see runOnExecutor).
+  void dependencyFinished(bool failed, bool handedOn);
   void execute();
   static cl_ulong now();
 
   mutable std::mutex mutex_;
   std::condition_variable finished_;
-  std::atomic<bool> done_{false}; // status_ <= CL_COMPLETE, read without the lock by wait()
+  std::atomic<bool> done_{false}; // status_ <= CL_COMPLETE, read without the lock
   cl_int status_;
   bool profiling_ = false;
   std::array<cl_ulong, 5> timestamps_{};
@@ -80,7 +94,10 @@ private:
     _cl_event *event;
     bool inherits;
   };
-  std::vector<Dependent> dependents_;
+  // The commands waiting for this one: most often a single one (the next
+  // command of an in-order queue), kept without an allocation.
+  Dependent firstDependent_{};
+  std::vector<Dependent> moreDependents_;
   struct PendingCallback {
     cl_int type;
     Callback callback;
@@ -91,6 +108,12 @@ private:
 };
 
 namespace lanewise::icd {
-// Runs `task` on one of the command executor's threads.
-void runOnExecutor(std::function<void()> task);
+// Runs `task` on one of the command executor's threads. With `next`,
+// called on such a thread, by a command that has just finished for the
+// first command it makes ready (the next command of an in-order queue),
+// the task runs next on that same thread: no lock, no wake-up, and the
+// command's data is still in this core's cache. Not for tasks made ready
+// otherwise: an application's callback that enqueued a command and then
+// waited for it would wait for its own thread.
+void runOnExecutor(std::function<void()> task, bool next = false);
 } // namespace lanewise::icd

@@ -1,5 +1,6 @@
 #include "icd/api.h"
 #include "icd/image.h"
+#include "icd/inline_array.h"
 #include "icd/program.h"
 #include "icd/queue.h"
 #include "icd/sampler.h"
@@ -622,15 +623,16 @@ cl_int reportBadArgument(const char *entryPoint, const _cl_kernel &kernel, size_
 // The global memory a checked launch may access: its buffer arguments, the
 // context's SVM allocations and the program-scope variables; then the
 // released memory the checks name.
-std::vector<runtime::MemoryRange>
-checkedMemory(const _cl_kernel &kernel, const _cl_context &context,
-              const std::vector<std::pair<size_t, OwnerRef<_cl_mem>>> &buffers) {
+std::vector<runtime::MemoryRange> checkedMemory(const _cl_kernel &kernel,
+                                                const _cl_context &context,
+                                                std::span<const OwnerRef<_cl_mem>> buffers) {
   std::vector<runtime::MemoryRange> memory;
   // An image argument's texels, which its descriptor points to.
-  for (const auto &[index, buffer] : buffers)
-    memory.push_back({reinterpret_cast<std::uint64_t>(buffer->storage), buffer->size,
-                      runtime::CheckSite::Space::Global,
-                      std::string(buffer->kindName()) + " " + argumentLabel(kernel, index)});
+  for (size_t index = 0; index < buffers.size(); ++index)
+    if (const _cl_mem *buffer = buffers[index].get())
+      memory.push_back({reinterpret_cast<std::uint64_t>(buffer->storage), buffer->size,
+                        runtime::CheckSite::Space::Global,
+                        std::string(buffer->kindName()) + " " + argumentLabel(kernel, index)});
   for (const auto &[start, size] : context.svmAllocationList())
     memory.push_back({reinterpret_cast<std::uint64_t>(start), size,
                       runtime::CheckSite::Space::Global, "an SVM allocation"});
@@ -643,6 +645,56 @@ checkedMemory(const _cl_kernel &kernel, const _cl_context &context,
     memory.push_back(std::move(range));
   return memory;
 }
+
+// A kernel command: the launch as it was enqueued. It lives in its event
+// (_cl_event::Work): with up to `inlineArguments` arguments, an enqueue
+// allocates nothing for it.
+struct KernelCommand {
+  static constexpr size_t inlineArguments = 8;
+
+  explicit KernelCommand(size_t arguments) : values(arguments), buffers(arguments) {}
+
+  cl_int operator()() {
+    if (empty)
+      return CL_SUCCESS;
+    try {
+      if (code->checks)
+        // Arguments passed by value are read through pointers to this copy.
+        for (size_t i = 0; i < values.size(); ++i)
+          if (code->arguments[i].kind == runtime::ArgumentBinding::Kind::ByValue)
+            memory.push_back({reinterpret_cast<std::uint64_t>(values[i].bytes.data()),
+                              values[i].bytes.size(), runtime::CheckSite::Space::Private,
+                              "argument " + std::to_string(i) + " (passed by value)"});
+      // A launch the checked mode aborted at its first finding, or the
+      // watchdog stopped, fails the command (its event gets a negative
+      // status).
+      if (runtime::launch(*code, range, values.span(), std::move(memory), packed) ==
+          runtime::LaunchResult::Completed)
+        return CL_SUCCESS;
+      // The event keeps the queue alive until the command finishes.
+      queue->kernelAborted = true;
+      return CL_OUT_OF_RESOURCES;
+    } catch (const std::bad_alloc &) {
+      return CL_OUT_OF_RESOURCES;
+    }
+  }
+
+  InlineArray<runtime::ArgumentValue, inlineArguments> values;
+  // Each buffer or image argument's object (null for the other arguments),
+  // held until the command finishes.
+  InlineArray<OwnerRef<_cl_mem>, inlineArguments> buffers;
+  std::vector<runtime::MemoryRange> memory; // under checks
+  runtime::NDRange range;
+  bool empty = false; // no work-item
+  // The code for `range`, and for warps of several work-groups (or null),
+  // both kept alive by `executable`.
+  const runtime::KernelCode *code = nullptr;
+  const runtime::KernelCode *packed = nullptr;
+  std::shared_ptr<const ProgramExecutable> executable;
+  _cl_command_queue *queue = nullptr;
+};
+static_assert(sizeof(KernelCommand) <= _cl_event::workInlineBytes,
+              "a kernel command is kept in its event");
 
 } // namespace
 
@@ -741,12 +793,9 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
 
   // The arguments as they are now: later clSetKernelArg calls do not affect
   // this command.
-  std::vector<runtime::ArgumentValue> values;
-  std::vector<std::pair<size_t, OwnerRef<_cl_mem>>> buffers; // argument index, buffer
+  KernelCommand command(kernel->arguments.size());
   {
     std::lock_guard lock(kernel->mutex);
-    values.reserve(kernel->arguments.size());
-    buffers.reserve(kernel->arguments.size());
     for (size_t i = 0; i < kernel->arguments.size(); ++i) {
       const _cl_kernel::Argument &argument = kernel->arguments[i];
       if (!argument.set) {
@@ -756,55 +805,32 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
         return reportBadArgument(entryPoint, *kernel, i,
                                  "is a memory object that was released and deleted");
       }
-      values.push_back(argument.value);
+      runtime::ArgumentValue &value = command.values[i];
+      value = argument.value;
       if (argument.buffer) {
-        buffers.emplace_back(i, OwnerRef(argument.buffer));
+        command.buffers[i] = OwnerRef(argument.buffer);
         const std::uint64_t address = argumentAddress(*argument.buffer);
-        std::memcpy(values.back().bytes.data(), &address, 8);
+        std::memcpy(value.bytes.data(), &address, 8);
         if (!argument.buffer->isImage())
-          values.back().bufferBytes = argument.buffer->size;
+          value.bufferBytes = argument.buffer->size;
       }
     }
   }
   // Under checks: the global memory the launch may access.
-  std::vector<runtime::MemoryRange> memory;
-  if (kernel->info->code->checks)
-    memory = checkedMemory(*kernel, *queue->context.get(), buffers);
-  bool empty = false;
+  const std::shared_ptr<const runtime::KernelCode> &code = kernel->info->codeFor(range);
+  if (code->checks)
+    command.memory = checkedMemory(*kernel, *queue->context.get(), command.buffers.span());
   for (cl_uint d = 0; d < workDim; ++d)
-    empty |= range.global[d] == 0;
+    command.empty |= range.global[d] == 0;
+  command.code = code.get();
+  command.packed = kernel->executable->packedFor(*kernel->info, range);
+  command.executable = kernel->executable;
+  command.range = range;
+  command.queue = queue;
 
-  return queue->enqueue(
-      CL_COMMAND_NDRANGE_KERNEL, waitListSpan(numEvents, events),
-      [code = kernel->info->codeFor(range),
-       packed = kernel->executable->packedFor(*kernel->info, range),
-       executable = kernel->executable, values = std::move(values), buffers = std::move(buffers),
-       range, empty, memory = std::move(memory), queue = queue]() mutable -> cl_int {
-        if (empty)
-          return CL_SUCCESS;
-        try {
-          if (code->checks)
-            // Arguments passed by value are read through pointers to this copy.
-            for (size_t i = 0; i < values.size(); ++i)
-              if (code->arguments[i].kind == runtime::ArgumentBinding::Kind::ByValue)
-                memory.push_back({reinterpret_cast<std::uint64_t>(values[i].bytes.data()),
-                                  values[i].bytes.size(), runtime::CheckSite::Space::Private,
-                                  "argument " + std::to_string(i) + " (passed by value)"});
-          // A launch the checked mode aborted at its first finding, or the
-          // watchdog stopped, fails the command (its event gets a negative
-          // status).
-          if (runtime::launch(*code, range, values, std::move(memory), packed) ==
-              runtime::LaunchResult::Completed)
-            return CL_SUCCESS;
-          // The event keeps the queue alive until the command finishes.
-          queue->kernelAborted = true;
-          return CL_OUT_OF_RESOURCES;
-        } catch (const std::bad_alloc &) {
-          return CL_OUT_OF_RESOURCES;
-        }
-      },
-      event, /*blocking=*/false,
-      runtime::trace::enabled() ? "kernel " + kernel->info->name : std::string());
+  return queue->enqueue(CL_COMMAND_NDRANGE_KERNEL, waitListSpan(numEvents, events),
+                        std::move(command), event, /*blocking=*/false,
+                        runtime::trace::enabled() ? "kernel " + kernel->info->name : std::string());
 }
 
 } // namespace

@@ -65,6 +65,17 @@ public:
   static constexpr ObjectKind kind = Kind;
 
   Object() { registry::add(this, Kind); }
+  // An object that is registered only once it is handed to the application
+  // (publish()): the events of commands enqueued without one returned,
+  // which the application can never name, cost no registration.
+  struct Unpublished {};
+  explicit Object(Unpublished) : published_(false) {}
+  void publish() {
+    if (!published_) {
+      registry::add(this, Kind);
+      published_ = true;
+    }
+  }
   Object(const Object &) = delete;
   Object &operator=(const Object &) = delete;
 
@@ -102,7 +113,8 @@ public:
   void retainOwner() { ownerReferences.fetch_add(1, std::memory_order_relaxed); }
   void releaseOwner() {
     if (ownerReferences.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      registry::remove(this);
+      if (published_)
+        registry::remove(this);
       delete static_cast<Derived *>(this);
     }
   }
@@ -117,6 +129,7 @@ private:
   const cl_icd_dispatch *dispatch_ = &dispatchTable;
   std::atomic<cl_uint> apiReferences{1};
   std::atomic<cl_uint> ownerReferences{1};
+  bool published_ = true; // registered (set before the application sees it)
 };
 
 // A handle of type T (e.g. _cl_mem*) that the application may pass in:

@@ -47,10 +47,12 @@ cl_int _cl_command_queue::enqueue(cl_command_type type, std::span<const cl_event
   cl_int result = CL_SUCCESS;
   if (blocking && event->wait() < 0)
     result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-  if (eventReturn)
+  if (eventReturn) {
+    event->handOut();
     *eventReturn = event;
-  else
+  } else {
     event->release();
+  }
   return result;
 }
 
@@ -77,10 +79,12 @@ cl_int _cl_command_queue::enqueueBarrier(cl_command_type type,
     outstanding_.emplace_back(event);
   }
   event->submit();
-  if (eventReturn)
+  if (eventReturn) {
+    event->handOut();
     *eventReturn = event;
-  else
+  } else {
     event->release();
+  }
   return CL_SUCCESS;
 }
 
@@ -91,8 +95,11 @@ cl_int _cl_command_queue::finish() {
     pruneFinished();
     pending.assign(outstanding_.begin(), outstanding_.end());
   }
-  for (const OwnerRef<_cl_event> &event : pending)
-    event->wait();
+  // Newest first: once the last command of an in-order queue has finished,
+  // so have all the others, and each further wait returns at once instead
+  // of sleeping and being woken command by command.
+  for (auto event = pending.rbegin(); event != pending.rend(); ++event)
+    (*event)->wait();
   return kernelAborted.exchange(false) ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lanewise::runtime {
@@ -42,11 +43,12 @@ std::uint32_t groupsPerPackedWarp(const KernelCode &packed, const NDRange &range
 std::uint32_t groupsPerPackedWarp(const KernelCode &code, const NDRange &range,
                                   std::uint32_t width);
 
-// An argument's bytes: in the object up to 64 (every scalar and vector
-// but the 16-element ones of 64-bit types, pointers, small structs), on
-// the heap beyond, so that a launch's copy of its arguments (icd/kernel.cpp)
-// allocates nothing for the usual kinds. The bytes are 16-byte aligned
-// either way: a ByValue argument is read in place.
+// An argument's bytes: in the object up to 16 (every scalar, pointers,
+// vectors of up to 16 bytes), on the heap beyond, so that a launch's copy
+// of its arguments (icd/kernel.cpp) allocates nothing for the usual kinds
+// and stays small: a command's arguments are written by the enqueuing
+// thread and read by another. The bytes are 16-byte aligned either way: a
+// ByValue argument is read in place.
 class ArgumentBytes {
 public:
   ArgumentBytes() = default;
@@ -54,6 +56,16 @@ public:
   ArgumentBytes &operator=(const ArgumentBytes &other) {
     if (this != &other)
       assign(other.data(), other.data() + other.size_);
+    return *this;
+  }
+  ArgumentBytes(ArgumentBytes &&other) noexcept { *this = std::move(other); }
+  ArgumentBytes &operator=(ArgumentBytes &&other) noexcept {
+    if (this != &other) {
+      std::memcpy(inline_, other.inline_, inlineBytes);
+      heap_ = std::move(other.heap_);
+      size_ = std::exchange(other.size_, 0);
+      capacity_ = std::exchange(other.capacity_, 0);
+    }
     return *this;
   }
 
@@ -68,16 +80,16 @@ public:
       auto heap = std::make_unique<std::byte[]>(n);
       std::memcpy(heap.get(), inline_, size_);
       heap_ = std::move(heap);
-      capacity_ = n;
+      capacity_ = static_cast<std::uint32_t>(n);
     } else if (heap_ && n > capacity_) {
       auto heap = std::make_unique<std::byte[]>(n);
       std::memcpy(heap.get(), heap_.get(), size_);
       heap_ = std::move(heap);
-      capacity_ = n;
+      capacity_ = static_cast<std::uint32_t>(n);
     }
     if (n > size_)
       std::memset(data() + size_, 0, n - size_);
-    size_ = n;
+    size_ = static_cast<std::uint32_t>(n);
   }
   void assign(const std::byte *first, const std::byte *last) {
     size_ = 0;
@@ -92,10 +104,11 @@ public:
   }
 
 private:
-  static constexpr std::size_t inlineBytes = 64;
+  static constexpr std::size_t inlineBytes = 16;
   alignas(16) std::byte inline_[inlineBytes]{};
   std::unique_ptr<std::byte[]> heap_; // when more than inlineBytes
-  std::size_t size_ = 0, capacity_ = 0;
+  // An argument is at most CL_DEVICE_MAX_PARAMETER_SIZE bytes.
+  std::uint32_t size_ = 0, capacity_ = 0;
 };
 
 // The value of one kernel argument, in the order of KernelCode::arguments.
