@@ -777,6 +777,14 @@ bool readSettled(const WorkGroupInfo &g, std::uint64_t offset, std::uint32_t sel
   }
 }
 
+// Whether a read of those bytes by any work-item would be settled: they are
+// unwritten since the last barrier and read by several already. (Token 0 is
+// no work-item, so it has neither written nor read them.)
+template <std::uint64_t Bytes>
+bool readSettledForAny(const WorkGroupInfo &g, std::uint64_t offset) {
+  return readSettled<Bytes>(g, offset, 0);
+}
+
 // Whether every one of `bytes` shadow bytes is set (written), four at a
 // time where it can.
 template <std::uint64_t Bytes> bool allWritten(const std::uint8_t *shadow, std::uint64_t bytes) {
@@ -840,7 +848,7 @@ void CheckSession::checkLocalLanes(const ExecutionState &s, std::uint32_t site,
     if (where.write && shadow)
       std::memset(shadow + offset, 1, written);
     if constexpr (Bytes != 0)
-      if (remember && initialised && (!races || readSettled<Bytes>(g, offset, 0)))
+      if (remember && initialised && (!races || readSettledForAny<Bytes>(g, offset)))
         slot = offset;
   }
 }
