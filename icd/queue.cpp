@@ -26,6 +26,17 @@ void _cl_command_queue::pruneFinished() {
   }
 }
 
+// Gives the application its reference to a new command's event, or drops
+// it when the application asked for none.
+void _cl_command_queue::handOver(_cl_event *event, cl_event *eventReturn) {
+  if (eventReturn) {
+    event->handOut();
+    *eventReturn = event;
+  } else {
+    event->release();
+  }
+}
+
 cl_int _cl_command_queue::enqueue(cl_command_type type, std::span<const cl_event> waitList,
                                   _cl_event::Work work, cl_event *eventReturn, bool blocking,
                                   std::string traceLabel) {
@@ -47,12 +58,7 @@ cl_int _cl_command_queue::enqueue(cl_command_type type, std::span<const cl_event
   cl_int result = CL_SUCCESS;
   if (blocking && event->wait() < 0)
     result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-  if (eventReturn) {
-    event->handOut();
-    *eventReturn = event;
-  } else {
-    event->release();
-  }
+  handOver(event, eventReturn);
   return result;
 }
 
@@ -79,12 +85,7 @@ cl_int _cl_command_queue::enqueueBarrier(cl_command_type type,
     outstanding_.emplace_back(event);
   }
   event->submit();
-  if (eventReturn) {
-    event->handOut();
-    *eventReturn = event;
-  } else {
-    event->release();
-  }
+  handOver(event, eventReturn);
   return CL_SUCCESS;
 }
 

@@ -48,6 +48,7 @@ private:
   std::deque<lanewise::icd::OwnerRef<_cl_event>> outstanding_;
   std::size_t prunedSize_ = 0; // outstanding_'s size after the last full pass
   void pruneFinished();
+  static void handOver(_cl_event *event, cl_event *eventReturn);
 };
 
 namespace lanewise::icd {

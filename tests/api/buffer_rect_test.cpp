@@ -19,11 +19,6 @@ namespace {
 using Bytes = std::vector<std::uint8_t>;
 using Size3 = std::array<size_t, 3>;
 
-struct ReleaseMem {
-  void operator()(cl_mem mem) const { clReleaseMemObject(mem); }
-};
-using Mem = std::unique_ptr<std::remove_pointer_t<cl_mem>, ReleaseMem>;
-
 Bytes pattern(size_t size, unsigned seed) {
   Bytes bytes(size);
   for (size_t i = 0; i < size; ++i)

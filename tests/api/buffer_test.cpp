@@ -19,11 +19,6 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-struct ReleaseMem {
-  void operator()(cl_mem mem) const { clReleaseMemObject(mem); }
-};
-using Mem = std::unique_ptr<std::remove_pointer_t<cl_mem>, ReleaseMem>;
-
 struct ReleaseContext {
   void operator()(cl_context ctx) const { clReleaseContext(ctx); }
 };

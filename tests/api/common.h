@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace lanewise::test {
@@ -30,6 +32,20 @@ template <typename T> T deviceInfo(cl_device_id device, cl_device_info param) {
       << "param 0x" << std::hex << param;
   return value;
 }
+
+// Handles that release their object when they go out of scope.
+struct ReleaseMem {
+  void operator()(cl_mem mem) const { clReleaseMemObject(mem); }
+};
+using Mem = std::unique_ptr<std::remove_pointer_t<cl_mem>, ReleaseMem>;
+struct ReleaseEvent {
+  void operator()(cl_event event) const { clReleaseEvent(event); }
+};
+using Event = std::unique_ptr<std::remove_pointer_t<cl_event>, ReleaseEvent>;
+struct ReleaseKernel {
+  void operator()(cl_kernel kernel) const { clReleaseKernel(kernel); }
+};
+using Kernel = std::unique_ptr<std::remove_pointer_t<cl_kernel>, ReleaseKernel>;
 
 // A context and an in-order queue on the test device, released at tear-down.
 class ContextTest : public ::testing::Test {

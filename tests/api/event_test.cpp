@@ -19,14 +19,6 @@ namespace {
 using Bytes = std::vector<std::uint8_t>;
 using namespace std::chrono_literals;
 
-struct ReleaseMem {
-  void operator()(cl_mem mem) const { clReleaseMemObject(mem); }
-};
-using Mem = std::unique_ptr<std::remove_pointer_t<cl_mem>, ReleaseMem>;
-struct ReleaseEvent {
-  void operator()(cl_event event) const { clReleaseEvent(event); }
-};
-using Event = std::unique_ptr<std::remove_pointer_t<cl_event>, ReleaseEvent>;
 struct ReleaseQueue {
   void operator()(cl_command_queue q) const {
     clFinish(q);

@@ -18,19 +18,6 @@
 namespace lanewise::test {
 namespace {
 
-struct ReleaseMem {
-  void operator()(cl_mem mem) const { clReleaseMemObject(mem); }
-};
-using Mem = std::unique_ptr<std::remove_pointer_t<cl_mem>, ReleaseMem>;
-struct ReleaseEvent {
-  void operator()(cl_event event) const { clReleaseEvent(event); }
-};
-using Event = std::unique_ptr<std::remove_pointer_t<cl_event>, ReleaseEvent>;
-struct ReleaseKernel {
-  void operator()(cl_kernel kernel) const { clReleaseKernel(kernel); }
-};
-using Kernel = std::unique_ptr<std::remove_pointer_t<cl_kernel>, ReleaseKernel>;
-
 // `args` fills out[i] from a scalar, a 64-byte vector and a struct passed by
 // value; `many` takes twelve arguments, more than a command keeps inline.
 constexpr const char *source = R"CL(
