@@ -138,11 +138,28 @@ cl_kernel createKernel(cl_program program, const ProgramExecutable::Kernel *kern
   return new _cl_kernel(program, std::move(executable), kernel);
 }
 
+// The private memory of one work-group's work-items, for kernels whose
+// private variables live in memory: a work-group's private memory is one
+// allocation per worker thread, which this bounds.
+constexpr cl_ulong privateBytesPerWorkGroup = cl_ulong(1) << 30;
+
+// CL_KERNEL_WORK_GROUP_SIZE: the device's limit, lowered for a kernel whose
+// work-items need so much private memory that a full work-group of them
+// would exceed privateBytesPerWorkGroup (0 when one work-item already does).
+size_t kernelWorkGroupLimit(const _cl_device_id &device, const runtime::KernelCode &code) {
+  const cl_ulong perItem = code.memory.privateBytesPerLane;
+  if (perItem == 0)
+    return device.maxWorkGroupSize;
+  return static_cast<size_t>(std::min<cl_ulong>(device.maxWorkGroupSize,
+                                                privateBytesPerWorkGroup / perItem));
+}
+
 // The work-group size Lanewise picks when the application passes none: the
-// whole first dimension up to 128 lanes, a divisor of it when one is large
-// enough, else a non-uniform last work-group (allowed since OpenCL 2.0).
-void chooseLocalSize(cl_uint dimensions, const size_t *global, size_t *local) {
-  constexpr size_t target = 128;
+// whole first dimension up to 128 lanes (or `limit`), a divisor of it when
+// one is large enough, else a non-uniform last work-group (allowed since
+// OpenCL 2.0).
+void chooseLocalSize(cl_uint dimensions, const size_t *global, size_t *local, size_t limit) {
+  const size_t target = std::min<size_t>(128, limit);
   for (cl_uint d = 0; d < 3; ++d)
     local[d] = 1;
   if (global[0] % target == 0) {
@@ -514,7 +531,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
   InfoResult result(size, value, sizeReturn);
   switch (param) {
   case CL_KERNEL_WORK_GROUP_SIZE:
-    return result(d.maxWorkGroupSize);
+    return result(kernelWorkGroupLimit(d, code));
   case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: {
     size_t compiled[3] = {0, 0, 0};
     if (const auto &reqd = kernel->info->entryPoint->localSize)
@@ -742,6 +759,17 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
                       "] + global_work_size is above SIZE_MAX");
   }
   const auto &required = kernel->info->entryPoint->localSize;
+  // OpenCL 3.0, clEnqueueNDRangeKernel: CL_OUT_OF_RESOURCES when the kernel
+  // cannot run for want of resources; here, memory the kernel's own
+  // declarations ask for (`__private float x[1 << 28]`).
+  const runtime::KernelCode &declared = *kernel->info->code;
+  if (declared.memory.privateBytesPerLane > privateBytesPerWorkGroup)
+    return fail(context, CL_OUT_OF_RESOURCES,
+                name() + ": each work-item needs " +
+                    std::to_string(declared.memory.privateBytesPerLane) +
+                    " bytes of private memory (CL_KERNEL_PRIVATE_MEM_SIZE), above the " +
+                    std::to_string(privateBytesPerWorkGroup) + " a work-group may have");
+  const size_t groupLimit = kernelWorkGroupLimit(device, declared);
   size_t local[3] = {1, 1, 1};
   if (localSize) {
     const auto sizes = [&] { return "local_work_size " + sizeList(localSize, workDim); };
@@ -760,11 +788,16 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
     }
     if (product == 0)
       return fail(context, CL_INVALID_WORK_GROUP_SIZE, name() + ": " + sizes() + " has a zero");
-    if (product > device.maxWorkGroupSize)
+    if (product > groupLimit)
       return fail(context, CL_INVALID_WORK_GROUP_SIZE,
                   name() + ": " + sizes() + " makes work-groups of " + std::to_string(product) +
                       " work-items, above CL_KERNEL_WORK_GROUP_SIZE " +
-                      std::to_string(device.maxWorkGroupSize));
+                      std::to_string(groupLimit) +
+                      (groupLimit < device.maxWorkGroupSize
+                           ? " (the kernel's private memory, " +
+                                 std::to_string(declared.memory.privateBytesPerLane) +
+                                 " bytes a work-item, limits it)"
+                           : std::string()));
     if (required)
       for (cl_uint d = 0; d < 3; ++d)
         if (local[d] != (*required)[d])
@@ -782,8 +815,14 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
     for (cl_uint d = 0; d < 3; ++d)
       local[d] = (*required)[d];
   } else {
-    chooseLocalSize(workDim, globalSize, local);
+    chooseLocalSize(workDim, globalSize, local, groupLimit);
   }
+  if (local[0] * local[1] * local[2] > groupLimit)
+    return fail(context, CL_OUT_OF_RESOURCES,
+                name() + ": its reqd_work_group_size" + sizeList(local, 3) +
+                    " needs more private memory than a work-group may have (" +
+                    std::to_string(declared.memory.privateBytesPerLane) +
+                    " bytes a work-item)");
   for (cl_uint d = 0; d < 3; ++d)
     range.local[d] = local[d];
 
@@ -794,6 +833,7 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
   // The arguments as they are now: later clSetKernelArg calls do not affect
   // this command.
   KernelCommand command(kernel->arguments.size());
+  cl_ulong localBytes = declared.memory.workgroupBytes; // CL_KERNEL_LOCAL_MEM_SIZE
   {
     std::lock_guard lock(kernel->mutex);
     for (size_t i = 0; i < kernel->arguments.size(); ++i) {
@@ -807,6 +847,8 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
       }
       runtime::ArgumentValue &value = command.values[i];
       value = argument.value;
+      if (declared.arguments[i].kind == runtime::ArgumentBinding::Kind::LocalBuffer)
+        localBytes += argument.value.localSize;
       if (argument.buffer) {
         command.buffers[i] = OwnerRef(argument.buffer);
         const std::uint64_t address = argumentAddress(*argument.buffer);
@@ -816,6 +858,12 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
       }
     }
   }
+  if (localBytes > device.localMemSize)
+    return fail(context, CL_OUT_OF_RESOURCES,
+                name() + ": its __local variables and arguments take " +
+                    std::to_string(localBytes) +
+                    " bytes (CL_KERNEL_LOCAL_MEM_SIZE), above CL_DEVICE_LOCAL_MEM_SIZE " +
+                    std::to_string(device.localMemSize));
   // Under checks: the global memory the launch may access.
   const std::shared_ptr<const runtime::KernelCode> &code = kernel->info->codeFor(range);
   if (code->checks)

@@ -197,9 +197,11 @@ struct ArgumentBinding {
 
 // Memory a kernel's variables need besides registers.
 struct MemoryLayout {
-  std::uint32_t privateBytesPerLane = 0;
+  // 64-bit: a kernel may declare more than the device has (__local float
+  // x[1ul << 31]); the launch then fails with CL_OUT_OF_RESOURCES.
+  std::uint64_t privateBytesPerLane = 0;
   std::uint32_t privateAlignment = 16;
-  std::uint32_t workgroupBytes = 0; // __local variables declared in the kernel
+  std::uint64_t workgroupBytes = 0; // __local variables declared in the kernel
   std::uint32_t workgroupAlignment = 16;
 };
 

@@ -648,7 +648,8 @@ void recordPositions(const KernelCode &code, const std::vector<ExecutionState> &
                          (group.localSize[0] < code.width && group.localSize[1] * group.localSize[2] > 1)
                      ? static_cast<std::uint32_t>(group.localSize[0])
                      : code.width;
-    s.privateStride = code.memory.privateBytesPerLane;
+    // At most the launch's private budget (enqueue refuses more): fits.
+    s.privateStride = static_cast<std::uint32_t>(code.memory.privateBytesPerLane);
     s.privateBase = context.privateMemory.get() + std::size_t(s.firstLocalIndex) * s.privateStride;
     s.group = &group;
     s.asyncReached = context.asyncReached.data() + std::size_t(warp) * code.asyncCopySites;

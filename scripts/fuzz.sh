@@ -37,7 +37,8 @@ case "$target" in
   spirv_module)
     cp "$build"/tests/fuzz/kernels/*.spv "$seeds"/ ;;
   opencl_c)
-    for source in "$root"/tests/kernels/cl/*.cl "$root"/tests/spirv/kernels/*.cl; do
+    for source in "$root"/tests/kernels/cl/*.cl "$root"/tests/spirv/kernels/*.cl \
+                  "$root"/tests/cli/cases/*.cl; do
       { echo "-cl-std=CL3.0"; cat "$source"; } >"$seeds/$(basename "$source")"
     done ;;
   run_description)
@@ -53,6 +54,9 @@ timeout=30
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 cd "$build"
+dictionary=()
+[ -f "$root/tests/fuzz/$target.dict" ] && dictionary=(-dict="$root/tests/fuzz/$target.dict")
 exec "$build/tests/fuzz/${target}_fuzzer" -max_total_time="$seconds" -print_final_stats=1 \
+  "${dictionary[@]}" \
   -rss_limit_mb=4096 -timeout="$timeout" -artifact_prefix="$build/artifacts/${target}-" "$@" \
   "$corpus" "$seeds"

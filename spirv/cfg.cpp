@@ -1,7 +1,7 @@
 #include "spirv/cfg.h"
 
 #include <algorithm>
-#include <functional>
+#include <utility>
 
 namespace lanewise::spirv {
 
@@ -154,25 +154,42 @@ ControlFlowGraph::ControlFlowGraph(const Function &function) {
 
   // Post-dominators (Cooper, Harvey and Kennedy's iterative algorithm on the
   // reverse graph), with a virtual exit n after every block without
-  // successors. Blocks that cannot reach an exit hang off the virtual exit.
+  // successors. A block from which no exit can be reached (a loop without
+  // an exit, a block branching to itself) gets a virtual edge to the exit
+  // too, as LLVM's post-dominator tree does: otherwise its own loop would be
+  // its only way out, and the intersection below would never meet the exit.
   const uint32_t exit = n, undefined = n + 1;
   postDominator_.assign(n, undefined);
+  std::vector<bool> toExit(n, false); // has the virtual exit as a successor
   std::vector<uint32_t> reverseOrder; // post-order of the reverse graph, from exit
   {
     std::vector<bool> seen(n, false);
-    std::function<void(uint32_t)> visit = [&](uint32_t b) {
-      seen[b] = true;
-      for (uint32_t p : predecessors_[b])
-        if (!seen[p])
-          visit(p);
-      reverseOrder.push_back(b);
+    // Iterative: a function of thousands of blocks must not exhaust the stack.
+    auto visit = [&](uint32_t root) {
+      std::vector<std::pair<uint32_t, size_t>> stack{{root, 0}};
+      seen[root] = true;
+      while (!stack.empty()) {
+        auto &[b, next] = stack.back();
+        if (next < predecessors_[b].size()) {
+          const uint32_t p = predecessors_[b][next++];
+          if (!seen[p]) {
+            seen[p] = true;
+            stack.push_back({p, 0});
+          }
+        } else {
+          reverseOrder.push_back(b);
+          stack.pop_back();
+        }
+      }
     };
     for (uint32_t b = 0; b < n; ++b)
-      if (successors_[b].empty() && !seen[b])
+      if (successors_[b].empty() && !seen[b]) {
+        toExit[b] = true;
         visit(b);
+      }
     for (uint32_t b = n; b-- > 0;)
       if (!seen[b]) {
-        // No path to an exit (an infinite loop): treat as exiting.
+        toExit[b] = true;
         visit(b);
       }
   }
@@ -195,14 +212,10 @@ ControlFlowGraph::ControlFlowGraph(const Function &function) {
     changed = false;
     for (auto it = reverseOrder.rbegin(); it != reverseOrder.rend(); ++it) {
       const uint32_t b = *it;
-      uint32_t candidate = undefined;
-      if (successors_[b].empty())
-        candidate = exit;
+      uint32_t candidate = toExit[b] ? exit : undefined;
       for (uint32_t s : successors_[b])
         if (idom[s] != undefined)
           candidate = candidate == undefined ? s : intersect(candidate, s);
-      if (candidate == undefined)
-        candidate = exit; // cannot reach an exit
       if (idom[b] != candidate) {
         idom[b] = candidate;
         changed = true;

@@ -335,8 +335,8 @@ private:
     if (variable.storageClass == spv::StorageClassWorkgroup) {
       const uint32_t pointee = typeOf(module_, variable.pointerType).element;
       const uint64_t alignment = alignmentOf(module_, pointee).value_or(16);
-      uint32_t &bytes = code_.memory.workgroupBytes;
-      bytes = static_cast<uint32_t>((bytes + alignment - 1) / alignment * alignment);
+      uint64_t &bytes = code_.memory.workgroupBytes;
+      bytes = (bytes + alignment - 1) / alignment * alignment;
       code_.memory.workgroupAlignment =
           std::max(code_.memory.workgroupAlignment, static_cast<uint32_t>(alignment));
       code_.addresses.push_back(
@@ -344,7 +344,7 @@ private:
       const uint64_t size = byteSize(module_, pointee);
       if (checks_)
         checks_->localVariables.push_back({bytes, size, nameOf(variable.id)});
-      bytes += static_cast<uint32_t>(size);
+      bytes += size;
       if (checking(runtime::Check::Bounds))
         bytes += redZone;
       return value;
@@ -362,8 +362,8 @@ private:
   // private memory; `pointer` is the register of its address.
   void allocatePrivate(const Value &pointer, uint32_t pointee, uint32_t id) {
     const uint64_t alignment = std::max<uint64_t>(alignmentOf(module_, pointee).value_or(16), 1);
-    uint32_t &bytes = code_.memory.privateBytesPerLane;
-    bytes = static_cast<uint32_t>((bytes + alignment - 1) / alignment * alignment);
+    uint64_t &bytes = code_.memory.privateBytesPerLane;
+    bytes = (bytes + alignment - 1) / alignment * alignment;
     // Each lane's region starts at a multiple of the largest alignment.
     code_.memory.privateAlignment =
         std::max(code_.memory.privateAlignment, static_cast<uint32_t>(alignment));
@@ -372,7 +372,7 @@ private:
     const uint64_t size = byteSize(module_, pointee);
     if (checks_)
       checks_->privateVariables.push_back({bytes, size, nameOf(id)});
-    bytes += static_cast<uint32_t>(size);
+    bytes += size;
     if (checking(runtime::Check::Bounds))
       bytes += redZone;
     bytes = (bytes + 15) / 16 * 16;

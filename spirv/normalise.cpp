@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "spirv/debug_info.h"
+#include "spirv/support.h"
 
 namespace lanewise::spirv {
 namespace {
@@ -393,10 +394,78 @@ void strongCompareExchange(Module &module, std::vector<NormalisationNote> &notes
   }
 }
 
+Instruction extensionInstruction(std::string_view name) {
+  Instruction instruction;
+  instruction.opcode = spv::OpExtension;
+  instruction.operands = encodeLiteralString(name);
+  instruction.operandLayout.push_back(
+      {OperandKind::String, 0, static_cast<uint16_t>(instruction.operands.size())});
+  return instruction;
+}
+
+void declareExtensions(Module &module, std::vector<NormalisationNote> &notes) {
+  std::vector<std::string_view> missing;
+  for (const Instruction &instruction : module.globals) {
+    if (instruction.opcode != spv::OpCapability)
+      continue;
+    const auto capability = static_cast<spv::Capability>(instruction.operands.at(0));
+    const std::string_view extension = enablingExtension(capability);
+    if (!extension.empty() && std::ranges::find(module.extensions, extension) == module.extensions.end() &&
+        std::ranges::find(missing, extension) == missing.end())
+      missing.push_back(extension);
+  }
+  if (missing.empty())
+    return;
+  // Extensions follow the capabilities (SPIR-V 2.4, logical layout).
+  auto position = std::ranges::find_if(module.globals, [](const Instruction &instruction) {
+    return instruction.opcode != spv::OpCapability;
+  });
+  for (std::string_view extension : missing) {
+    position = std::next(module.globals.insert(position, extensionInstruction(extension)));
+    notes.push_back({Normalisation::DeclareExtensions,
+                     "declared " + std::string(extension) +
+                         ", which the module's capabilities need and it did not declare"});
+  }
+}
+
+void mergePhiEdges(Module &module, std::vector<NormalisationNote> &notes) {
+  for (Function &function : module.functions) {
+    size_t count = 0;
+    for (Block &block : function.blocks)
+      for (Instruction &phi : block.instructions) {
+        if (phi.opcode != spv::OpPhi)
+          continue;
+        std::vector<uint32_t> pairs; // (value, parent), each parent once
+        bool conflicting = false;
+        for (size_t i = 0; i + 1 < phi.operands.size(); i += 2) {
+          size_t seen = 0;
+          while (seen < pairs.size() && pairs[seen + 1] != phi.operands[i + 1])
+            seen += 2;
+          if (seen == pairs.size())
+            pairs.insert(pairs.end(), {phi.operands[i], phi.operands[i + 1]});
+          else
+            conflicting |= pairs[seen] != phi.operands[i];
+        }
+        if (conflicting || pairs.size() == phi.operands.size())
+          continue;
+        Instruction merged = Instruction::withIds(spv::OpPhi, phi.resultType, phi.result, pairs);
+        merged.wordOffset = phi.wordOffset;
+        merged.location = phi.location;
+        phi = std::move(merged);
+        ++count;
+      }
+    if (count != 0)
+      notes.push_back({Normalisation::MergePhiEdges,
+                       functionText(module, function) + ": " + std::to_string(count) +
+                           " OpPhi listed a parent block once per edge; each parent kept once"});
+  }
+}
+
 } // namespace
 
 std::vector<NormalisationNote> normaliseModule(Module &module) {
   std::vector<NormalisationNote> notes;
+  declareExtensions(module, notes);
   stripDebugInfo(module, notes);
   stripAliasingHints(module, notes);
   dropMergeDeclarations(module, notes);
@@ -405,6 +474,7 @@ std::vector<NormalisationNote> normaliseModule(Module &module) {
   hoistVariables(module, notes);
   completeInterfaces(module, notes);
   strongCompareExchange(module, notes);
+  mergePhiEdges(module, notes);
   module.rebuildTables();
   return notes;
 }

@@ -38,6 +38,21 @@
 //   the same operands: a strong exchange is a valid weak one (a weak one may
 //   fail spuriously; it need not).
 //
+// - MergePhiEdges: an OpPhi naming the same parent block more than once.
+//   LLVM's phi has an entry per edge, so a switch whose cases share a target
+//   gives the target's phi one entry per case; llvm-spirv-14 copies them,
+//   and SPIR-V allows exactly one per parent block (2.16.1: "exactly one
+//   Parent i for each parent block"). LLVM requires the entries of one
+//   parent to carry the same value, so the first is kept; a phi whose
+//   entries for one parent differ is left for validation to reject.
+//
+// - DeclareExtensions: a capability declared without the extension that
+//   enables it. llvm-spirv-14 declares FPFastMathModeINTEL for the
+//   AllowReassocINTEL / AllowContractFastINTEL flags of
+//   -cl-unsafe-math-optimizations and -cl-fast-relaxed-math but never its
+//   OpExtension. The extension is declared; what the module means is
+//   unchanged (the engine supports both, spirv/support.h).
+//
 // What is truly invalid (a use without any definition, a type mismatch) is
 // left for validation to reject.
 #pragma once
@@ -57,6 +72,8 @@ enum class Normalisation {
   HoistVariables,
   CompleteInterfaces,
   StrongCompareExchange,
+  MergePhiEdges,
+  DeclareExtensions,
 };
 
 struct NormalisationNote {

@@ -95,6 +95,26 @@ constexpr SupportedExtension kSupportedExtensions[] = {
     {"SPV_INTEL_memory_access_aliasing", Request::No},
 };
 
+// Supported capabilities an extension enables (spirv.core.grammar.json).
+struct EnabledCapability {
+  spv::Capability capability;
+  std::string_view extension;
+};
+constexpr EnabledCapability kEnabledCapabilities[] = {
+    {spv::CapabilitySubgroupShuffleINTEL, "SPV_INTEL_subgroups"},
+    {spv::CapabilitySubgroupBufferBlockIOINTEL, "SPV_INTEL_subgroups"},
+    {spv::CapabilityOptNoneINTEL, "SPV_INTEL_optnone"},
+    {spv::CapabilityExpectAssumeKHR, "SPV_KHR_expect_assume"},
+    {spv::CapabilityFPFastMathModeINTEL, "SPV_INTEL_fp_fast_math_mode"},
+    {spv::CapabilityArbitraryPrecisionIntegersINTEL, "SPV_INTEL_arbitrary_precision_integers"},
+    {spv::CapabilityBitInstructions, "SPV_KHR_bit_instructions"},
+    {spv::CapabilityAtomicFloat32AddEXT, "SPV_EXT_shader_atomic_float_add"},
+    {spv::CapabilityAtomicFloat64AddEXT, "SPV_EXT_shader_atomic_float_add"},
+    {spv::CapabilityAtomicFloat32MinMaxEXT, "SPV_EXT_shader_atomic_float_min_max"},
+    {spv::CapabilityAtomicFloat64MinMaxEXT, "SPV_EXT_shader_atomic_float_min_max"},
+    {spv::CapabilityMemoryAccessAliasingINTEL, "SPV_INTEL_memory_access_aliasing"},
+};
+
 constexpr std::string_view kSupportedExtInstSets[] = {"OpenCL.std"};
 
 std::string where(const Instruction &instruction) {
@@ -120,6 +140,11 @@ std::span<const std::string_view> supportedExtInstSets() { return kSupportedExtI
 
 bool isSupported(spv::Capability capability) {
   return std::ranges::find(kSupportedCapabilities, capability) != std::end(kSupportedCapabilities);
+}
+
+std::string_view enablingExtension(spv::Capability capability) {
+  auto found = std::ranges::find(kEnabledCapabilities, capability, &EnabledCapability::capability);
+  return found == std::end(kEnabledCapabilities) ? std::string_view() : found->extension;
 }
 
 std::vector<std::string> unsupportedFeatures(const Module &module) {

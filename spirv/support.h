@@ -24,6 +24,11 @@ std::span<const std::string_view> supportedExtInstSets();
 
 bool isSupported(spv::Capability capability);
 
+// The extension a supported capability needs declared with it (the
+// grammar's "extensions" of the enumerant), or empty when the core enables
+// it for Kernel modules.
+std::string_view enablingExtension(spv::Capability capability);
+
 // One message per use of something unsupported ("unsupported capability
 // ImageBasic (OpCapability at word 7)"); empty when the module uses only
 // what Lanewise supports.

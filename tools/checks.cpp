@@ -34,14 +34,6 @@ int parseExitCode(const std::string &text) {
   return static_cast<int>(value);
 }
 
-std::string parseSeconds(const std::string &text) {
-  char *end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(value >= 0) || value > 1e9)
-    throw UsageError("--timeout takes a number of seconds (0 for none), not '" + text + "'");
-  return text;
-}
-
 std::vector<std::string> splitList(std::string_view list) {
   std::vector<std::string> items;
   size_t start = 0;
@@ -65,6 +57,14 @@ std::string knownNames() {
 void setVariable(const char *name, const std::string &value) { ::setenv(name, value.c_str(), 1); }
 
 } // namespace
+
+std::string parseSeconds(const std::string &text) {
+  char *end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !(value >= 0) || value > 1e9)
+    throw UsageError("--timeout takes a number of seconds (0 for none), not '" + text + "'");
+  return text;
+}
 
 std::span<const std::string_view> checkNames() { return names; }
 

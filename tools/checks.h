@@ -18,6 +18,9 @@ std::span<const std::string_view> checkNames();
 
 // Throws UsageError naming an unknown check. Returns the list as given.
 std::string validateCheckList(std::string_view list);
+// The watchdog's seconds (0 for none), as --timeout takes them; throws
+// UsageError for anything else. Returns the text as given.
+std::string parseSeconds(const std::string &text);
 
 struct CheckSettings {
   std::optional<std::string> checks;     // LANEWISE_CHECK

@@ -275,6 +275,7 @@ RUN DESCRIPTION FILES
         seed N
         check [LIST]              as --check
         check-file PATH, check-json PATH, check-abort, deterministic
+        timeout SECONDS           as --timeout
 
     Lines for the test driver are accepted and skipped here:
 

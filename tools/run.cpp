@@ -443,6 +443,12 @@ void printBuffer(cl_command_queue queue, const ArgumentInfo &argument,
   std::fputs(line.c_str(), stdout);
 }
 
+// The library's explanation of an API error (the context's pfn_notify),
+// printed as it comes: the failure reported after it names only the code.
+void CL_CALLBACK printNotification(const char *message, const void *, size_t, void *) {
+  std::fprintf(stderr, "lanewise run: %s\n", message);
+}
+
 int run(const RunDescription &description) {
   // The watchdog is on unless the environment or --timeout says otherwise,
   // so that a kernel that never ends does not hang the command.
@@ -453,7 +459,8 @@ int run(const RunDescription &description) {
   selectLanewiseOnly();
   const LanewiseDevice lanewise = findLanewiseDevice();
   cl_int status = CL_SUCCESS;
-  const Context context(clCreateContext(nullptr, 1, &lanewise.device, nullptr, nullptr, &status));
+  const Context context(
+      clCreateContext(nullptr, 1, &lanewise.device, printNotification, nullptr, &status));
   check(status, "clCreateContext");
   const Queue queue(
       clCreateCommandQueueWithProperties(context.get(), lanewise.device, nullptr, &status));

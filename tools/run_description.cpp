@@ -105,6 +105,9 @@ void applyDirective(RunDescription &description, std::string_view keyword, std::
   } else if (keyword == "deterministic") {
     requireNoValue(keyword, value);
     description.checks.deterministic = true;
+  } else if (keyword == "timeout") {
+    requireValue(keyword, value);
+    description.checks.timeout = parseSeconds(std::string(value));
   } else if (!isTestDirective(keyword)) {
     throw UsageError("unknown directive '" + std::string(keyword) + "'");
   }

@@ -9,13 +9,16 @@
 // sees none. The watchdog stops kernels that do not end.
 //
 // What counts as a bug: a crash, a sanitizer report, an exception other
-// than LoadError escaping the build, or a hang.
+// than LoadError escaping the build, a build (load and lowering) of over 5 s,
+// or a hang.
 #include "runtime/launch.h"
 #include "spirv/kernel_arguments.h"
 #include "spirv/loader.h"
 #include "spirv/lower.h"
 
+#include <chrono>
 #include <cstddef>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -140,6 +143,10 @@ void runOneWorkItem(const spirv::Module &module, const spirv::EntryPoint &entryP
       range.global[d] = range.local[d] = (*entryPoint.localSize)[d];
   if (range.global[0] * range.global[1] * range.global[2] > 256)
     return;
+  // The enqueue refuses kernels that declare more memory than the device
+  // has (icd/kernel.cpp: CL_OUT_OF_RESOURCES); so does this harness.
+  if (code.memory.workgroupBytes > 64 * 1024 || code.memory.privateBytesPerLane > (1u << 20))
+    return;
   runtime::launch(code, range, values, std::move(memory));
 }
 
@@ -155,8 +162,23 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  // A build takes time roughly linear in the module's size: a few
+  // milliseconds for what a fuzzer makes. Seconds mean an algorithm that is
+  // not (a fixed point that never settles on some control flow), which the
+  // fuzzer's -timeout would only see once it hangs outright.
+  using Clock = std::chrono::steady_clock;
+  constexpr auto buildBound = std::chrono::seconds(5);
+  Clock::time_point start = Clock::now();
+  const auto checkBuildTime = [&](const char *stage) {
+    if (Clock::now() - start > buildBound) {
+      std::fprintf(stderr, "spirv_module_fuzzer: %s took over %lld s for %zu bytes\n", stage,
+                   static_cast<long long>(buildBound.count()), size);
+      std::abort();
+    }
+  };
   const spirv::LoadResult loaded =
       spirv::loadModule(std::span(reinterpret_cast<const std::byte *>(data), size));
+  checkBuildTime("loading");
   if (!loaded.ok())
     return 0;
   const spirv::Module &module = *loaded.module;
@@ -165,7 +187,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   for (const spirv::EntryPoint &entryPoint : module.entryPoints)
     if (entryPoint.model == spv::ExecutionModelKernel) {
+      start = Clock::now();
       lowerWithAffineValues(module, entryPoint, globals);
+      checkBuildTime("lowering");
       runOneWorkItem(module, entryPoint, globals);
     }
   return 0;

@@ -258,5 +258,43 @@ TEST(Normalise, LeavesAValidModuleAsItIs) {
   EXPECT_EQ(result.module->words, kernelWords("arguments-O2.spv"));
 }
 
+TEST(Normalise, KeepsOnePhiEntryPerParentBlock_SharedSwitchTargetO2) {
+  const std::vector<uint32_t> words = kernelWords("shared_switch_target-O2.spv");
+  EXPECT_NE(spirvValError(words).find("OpPhi's number of incoming blocks"), std::string::npos)
+      << "the translator's output is expected to be invalid as it is";
+  const LoadResult result = loadKernel("shared_switch_target-O2.spv");
+  ASSERT_TRUE(result.ok()) << result.log;
+  EXPECT_TRUE(hasNote(result, Normalisation::MergePhiEdges));
+  size_t phis = 0;
+  for (const Function &function : result.module->functions)
+    for (const Instruction *instruction : test::instructionsOf(function)) {
+      if (instruction->opcode != spv::OpPhi)
+        continue;
+      ++phis;
+      std::vector<uint32_t> parents;
+      for (size_t i = 1; i < instruction->operands.size(); i += 2)
+        parents.push_back(instruction->operands[i]);
+      std::ranges::sort(parents);
+      EXPECT_EQ(std::ranges::adjacent_find(parents), parents.end())
+          << "a parent block is listed twice";
+      // Four parents: the switch's block (cases 1, 2 and 7), case 3's,
+      // cases 4 and 9's, and the default's.
+      EXPECT_EQ(parents.size(), 4u);
+    }
+  EXPECT_EQ(phis, 1u);
+}
+
+TEST(Normalise, DeclaresTheExtensionOfADeclaredCapability_UnsafeDivisionO2) {
+  const std::vector<uint32_t> words = kernelWords("unsafe_division-O2.spv");
+  EXPECT_NE(spirvValError(words).find("SPV_INTEL_fp_fast_math_mode"), std::string::npos)
+      << "the translator's output is expected to be invalid as it is";
+  const LoadResult result = loadKernel("unsafe_division-O2.spv");
+  ASSERT_TRUE(result.ok()) << result.log;
+  EXPECT_TRUE(hasNote(result, Normalisation::DeclareExtensions));
+  EXPECT_EQ(std::ranges::count(result.module->extensions, "SPV_INTEL_fp_fast_math_mode"), 1);
+  EXPECT_EQ(std::ranges::count(result.module->capabilities, spv::CapabilityFPFastMathModeINTEL),
+            1);
+}
+
 } // namespace
 } // namespace lanewise::spirv

@@ -1,0 +1,14 @@
+// Switch cases that share a target: at -O2 the target's phi has one entry
+// per case, all from the switch's block (LLVM's phi lists edges), which
+// llvm-spirv-14 copies into an OpPhi naming that parent several times.
+kernel void classify(global const int *in, global int *out) {
+  size_t i = get_global_id(0);
+  int r;
+  switch (in[i]) {
+  case 1: case 2: case 7: r = 10; break;
+  case 3: r = in[i] * 3; break;
+  case 4: case 9: r = (int)i; break;
+  default: r = 0;
+  }
+  out[i] = r;
+}
