@@ -6,7 +6,8 @@ and reports what built, what failed and what crashed or hung.
     scripts/build-corpus.py FOLDER [--options "OPTS"]... [--vendor NAME=PATH]...
                             [--jobs N] [--timeout SECONDS] [--json FILE]
 
-Each file is built with clBuildProgram (with -I its own folder) and all its
+Each file is built with clBuildProgram (with -I its own folder, from which
+relative paths in its options are taken) and all its
 kernels are created (clCreateKernelsInProgram), in a process of its own per
 platform, so that a crash or a hang is one result and not the end of the
 run. A file that needs definitions has a sidecar FILE.options with one line
@@ -89,9 +90,12 @@ def build_file(platform, file, jobs, timeout):
     while pending:
         environment = dict(os.environ, OCL_ICD_VENDORS=platform.path, PYOPENCL_NO_CACHE="1",
                            PYOPENCL_COMPILER_OUTPUT="0")
-        process = subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   env=environment)
+        # In the file's folder, as a host program runs beside its kernels:
+        # relative -I options of the .options file resolve from there.
+        process = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, env=environment,
+                                   cwd=file.parent)
 
         def read_line(deadline):
             ready, _, _ = select.select([process.stdout], [], [], max(0, deadline - time.monotonic()))
@@ -195,7 +199,7 @@ def main():
     judged = platforms[0].name
     print(f"{folder}: {len(files)} files, {len(results)} builds per platform "
           f"({len(option_sets)} option sets, variants from .options files)\n")
-    header = f"{'options':32}" + "".join(f"{p.name + ' ok/failed/crash/hang':>36}" for p in platforms)
+    header = f"{'options':32}" + "".join(f"{p.name + ' ok/failed/crash/hang':>40}" for p in platforms)
     print(header)
     for options in option_sets:
         row = f"{(options or '(none)'):32}"
@@ -205,7 +209,8 @@ def main():
                 if o == options:
                     status = by_platform[platform.name]["status"]
                     counts[status if status in counts else "crash"] += 1
-            row += f"{counts['ok']:>21}/{counts['failed']}/{counts['crash']}/{counts['hang']:<6}"
+            cell = f"{counts['ok']}/{counts['failed']}/{counts['crash']}/{counts['hang']}"
+            row += f"{cell:>40}"
         print(row)
 
     problems = []

@@ -618,6 +618,14 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
     result.clang.push_back("-D");
     result.clang.push_back(macro);
   }
+  // OpenCL C takes C99's inline: a function defined `inline` (without
+  // `static` or `extern`) has no external definition, so a call the
+  // compiler does not inline (any call at -cl-opt-disable, a large function
+  // at -O2) is left unresolved and the program does not build. Real
+  // programs (OpenCV's kernels among them) write helpers so and expect them
+  // to work, as they do on other implementations: `inline` is defined away,
+  // as PoCL does, which makes each such function an ordinary definition.
+  result.clang.insert(result.clang.end(), {"-D", "inline="});
   if (result.debugInfo)
     for (const char *flag : {"-debug-info-kind=constructor", "-dwarf-version=5"})
       result.clang.push_back(flag);

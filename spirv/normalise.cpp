@@ -260,6 +260,135 @@ void reorderBlocks(Module &module, std::vector<NormalisationNote> &notes) {
   }
 }
 
+// Whether nothing writes through `variable` or a pointer derived from it:
+// every use of those is a load, the source of a copy, or a derivation.
+bool onlyRead(const Module &module, uint32_t variable) {
+  std::unordered_set<uint32_t> derived{variable};
+  const auto isDerivation = [](spv::Op op) {
+    return op == spv::OpBitcast || op == spv::OpAccessChain || op == spv::OpInBoundsAccessChain ||
+           op == spv::OpPtrAccessChain || op == spv::OpInBoundsPtrAccessChain ||
+           op == spv::OpPtrCastToGeneric || op == spv::OpCopyObject;
+  };
+  // Blocks are in dominance order (ReorderBlocks), so one pass finds every
+  // derivation but those through phis, which are not derivations here.
+  for (const Function &function : module.functions)
+    for (const Block &block : function.blocks)
+      for (const Instruction &instruction : block.instructions)
+        if (isDerivation(instruction.opcode) && !instruction.operands.empty() &&
+            derived.contains(instruction.operands[0]))
+          derived.insert(instruction.result);
+  for (const Function &function : module.functions)
+    for (const Block &block : function.blocks)
+      for (const Instruction &instruction : block.instructions) {
+        bool written = false;
+        for (size_t i = 0; i < instruction.operandLayout.size(); ++i) {
+          const Operand &operand = instruction.operandLayout[i];
+          if (operand.kind != OperandKind::Id || !derived.contains(instruction.operands[operand.offset]))
+            continue;
+          const bool read = (instruction.opcode == spv::OpLoad && i == 0) ||
+                            ((instruction.opcode == spv::OpCopyMemory ||
+                              instruction.opcode == spv::OpCopyMemorySized) &&
+                             i == 1) ||
+                            (isDerivation(instruction.opcode) && i == 0);
+          written |= !read;
+        }
+        if (written)
+          return false;
+      }
+  return true;
+}
+
+void localiseFunctionVariables(Module &module, std::vector<NormalisationNote> &notes) {
+  std::unordered_set<uint32_t> called, entryPoints;
+  for (const Function &function : module.functions)
+    for (const Block &block : function.blocks)
+      for (const Instruction &instruction : block.instructions)
+        if (instruction.opcode == spv::OpFunctionCall && !instruction.operands.empty())
+          called.insert(instruction.operands[0]);
+  for (const Instruction &instruction : module.globals)
+    if (instruction.opcode == spv::OpEntryPoint)
+      entryPoints.insert(instruction.operands.at(1));
+
+  std::vector<uint32_t> localised;
+  for (const Instruction &variable : module.globals) {
+    if (variable.opcode != spv::OpVariable ||
+        variable.operands.at(0) != spv::StorageClassFunction)
+      continue;
+    // Only names, decorations and interface lists may refer to it at
+    // module scope.
+    bool referencedByGlobals = false;
+    for (const Instruction &instruction : module.globals)
+      if (instruction.opcode != spv::OpName && instruction.opcode != spv::OpDecorate &&
+          instruction.opcode != spv::OpEntryPoint && &instruction != &variable)
+        instruction.forEachIdOperand([&](uint32_t id) { referencedByGlobals |= id == variable.result; });
+    std::vector<Function *> users;
+    for (Function &function : module.functions) {
+      bool uses = false;
+      for (const Block &block : function.blocks)
+        for (const Instruction &instruction : block.instructions)
+          instruction.forEachIdOperand([&](uint32_t id) { uses |= id == variable.result; });
+      if (uses)
+        users.push_back(&function);
+    }
+    const bool soleKernel = users.size() == 1 && entryPoints.contains(users[0]->id) &&
+                            !called.contains(users[0]->id);
+    if (referencedByGlobals || users.empty() || !(soleKernel || onlyRead(module, variable.result)))
+      continue;
+    for (size_t k = 0; k < users.size(); ++k) {
+      // The first user keeps the id, and with it the name and decorations;
+      // the others get a new id with copies of the decorations.
+      const uint32_t id = k == 0 ? variable.result : module.bound++;
+      if (k != 0) {
+        for (Function &function = *users[k]; Block &block : function.blocks)
+          for (Instruction &instruction : block.instructions)
+            instruction.forEachIdOperand([&](uint32_t &operand) {
+              if (operand == variable.result)
+                operand = id;
+            });
+        std::vector<Instruction> copies;
+        for (const Instruction &decoration : module.globals)
+          if (decoration.opcode == spv::OpDecorate && decoration.operands.at(0) == variable.result) {
+            copies.push_back(decoration);
+            copies.back().operands[0] = id;
+          }
+        auto position = std::ranges::find_if(module.globals, [](const Instruction &instruction) {
+          return instruction.opcode == spv::OpDecorate;
+        });
+        module.globals.insert(position, copies.begin(), copies.end());
+      }
+      Instruction local = variable;
+      local.result = id;
+      auto &entry = users[k]->blocks.front().instructions;
+      entry.insert(entry.begin(), std::move(local));
+    }
+    localised.push_back(variable.result);
+    notes.push_back({Normalisation::LocaliseFunctionVariables,
+                     "module-scope Function variable %" + std::to_string(variable.result) +
+                         " made a variable of each of the " + std::to_string(users.size()) +
+                         " functions that use it"});
+  }
+  if (localised.empty())
+    return;
+  const auto isLocalised = [&](uint32_t id) { return std::ranges::find(localised, id) != localised.end(); };
+  eraseIf(module.globals, [&](const Instruction &instruction) {
+    return instruction.opcode == spv::OpVariable && isLocalised(instruction.result);
+  });
+  // Interface lists name module-scope variables only.
+  for (Instruction &entryPoint : module.globals) {
+    if (entryPoint.opcode != spv::OpEntryPoint)
+      continue;
+    size_t nameWords = 0;
+    decodeLiteralString(std::span(entryPoint.operands).subspan(2), &nameWords);
+    Instruction rebuilt = entryPoint;
+    rebuilt.operands.resize(2 + nameWords);
+    rebuilt.operandLayout.resize(3);
+    for (size_t i = 2 + nameWords; i < entryPoint.operands.size(); ++i)
+      if (!isLocalised(entryPoint.operands[i]))
+        rebuilt.appendId(entryPoint.operands[i]);
+    entryPoint = std::move(rebuilt);
+  }
+}
+
 void hoistVariables(Module &module, std::vector<NormalisationNote> &notes) {
   auto isModuleScope = [&](uint32_t id) { return module.globalDefinition(id) != nullptr; };
   for (Function &function : module.functions) {
@@ -470,6 +599,8 @@ std::vector<NormalisationNote> normaliseModule(Module &module) {
   stripAliasingHints(module, notes);
   dropMergeDeclarations(module, notes);
   reorderBlocks(module, notes);
+  module.rebuildTables();
+  localiseFunctionVariables(module, notes);
   module.rebuildTables();
   hoistVariables(module, notes);
   completeInterfaces(module, notes);

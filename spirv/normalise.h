@@ -53,6 +53,18 @@
 //   OpExtension. The extension is declared; what the module means is
 //   unchanged (the engine supports both, spirv/support.h).
 //
+// - LocaliseFunctionVariables: module-scope OpVariables in the Function
+//   storage class, which SPIR-V allows only inside functions. llvm-spirv-14
+//   writes them for the globals clang makes in the private address space:
+//   the constant initialisers of private aggregates (`constinit`, in
+//   random programs almost everywhere). A private variable at module scope
+//   is one per work-item; each function that uses it gets its own copy,
+//   initialised, at the top of its entry block. That keeps the meaning when
+//   nothing writes through the variable (each copy holds the initialiser
+//   whenever it is read), and when one kernel that no function calls is
+//   its only user (the kernel runs once per work-item). Anything else is
+//   left for validation to reject.
+//
 // What is truly invalid (a use without any definition, a type mismatch) is
 // left for validation to reject.
 #pragma once
@@ -74,6 +86,7 @@ enum class Normalisation {
   StrongCompareExchange,
   MergePhiEdges,
   DeclareExtensions,
+  LocaliseFunctionVariables,
 };
 
 struct NormalisationNote {

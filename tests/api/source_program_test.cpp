@@ -1250,6 +1250,38 @@ TEST_F(SourceProgram, MathOptionsAreAccepted) {
   }
 }
 
+// A function defined `inline` alone has, by C99's rules, no external
+// definition, so a call left standing (every call at -cl-opt-disable, a
+// large function at -O2) would be unresolved. Programs write helpers so
+// (OpenCV's kernels) and every implementation builds them; PoCL defines
+// `inline` away. Expected values from the source.
+TEST_F(SourceProgram, InlineFunctionsBuildAtEveryOptimisationLevel) {
+  const std::string text = "static inline int plusOne(int x) { return x + 1; }\n"
+                           "inline int twice(int x) { return 2 * x; }\n"
+                           "extern inline int thrice(int x) { return 3 * x; }\n"
+                           "inline int squares(int n) {\n"
+                           "  int s = 0;\n"
+                           "  for (int k = 0; k < n; ++k) s += k * k;\n"
+                           "  return s;\n"
+                           "}\n"
+                           "kernel void k(global const int *in, global int *out) {\n"
+                           "  int i = (int)get_global_id(0);\n"
+                           "  out[i] = twice(in[i]) + thrice(plusOne(in[i])) + squares(in[i]);\n"
+                           "}\n";
+  std::vector<int32_t> in(16), expected(16);
+  for (int i = 0; i < 16; ++i) {
+    in[i] = 3 * i - 4;
+    int squares = 0;
+    for (int k = 0; k < in[i]; ++k)
+      squares += k * k;
+    expected[i] = 2 * in[i] + 3 * (in[i] + 1) + squares;
+  }
+  for (const char *options : {"", "-cl-opt-disable", "-g", "-g -cl-opt-disable"}) {
+    SCOPED_TRACE(options);
+    EXPECT_EQ(run<int32_t>(built(text, options), "k", 16, {in}), expected);
+  }
+}
+
 // -g is accepted and the kernel still runs, optimised or not.
 TEST_F(SourceProgram, DebugInfoOption) {
   const std::string text = "int twice(int x) { return 2 * x; }\n"

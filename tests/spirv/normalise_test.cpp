@@ -296,5 +296,21 @@ TEST(Normalise, DeclaresTheExtensionOfADeclaredCapability_UnsafeDivisionO2) {
             1);
 }
 
+TEST(Normalise, MakesModuleScopeFunctionVariablesLocal_PrivateAggregate) {
+  for (const char *name : {"private_aggregate-O0.spv", "private_aggregate-O2.spv"}) {
+    SCOPED_TRACE(name);
+    const std::vector<uint32_t> words = kernelWords(name);
+    EXPECT_NE(spirvValError(words).find("can not have a function[7] storage class outside of a function"),
+              std::string::npos)
+        << "the translator's output is expected to be invalid as it is";
+    const LoadResult result = loadKernel(name);
+    ASSERT_TRUE(result.ok()) << result.log;
+    EXPECT_TRUE(hasNote(result, Normalisation::LocaliseFunctionVariables));
+    for (const Instruction &instruction : result.module->globals)
+      if (instruction.opcode == spv::OpVariable)
+        EXPECT_NE(instruction.operands.at(0), uint32_t(spv::StorageClassFunction));
+  }
+}
+
 } // namespace
 } // namespace lanewise::spirv
