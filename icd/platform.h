@@ -42,7 +42,8 @@ struct _cl_device_id
   cl_uint computeUnits = 1;          // hardware threads
   cl_ulong globalMemSize = 0;        // physical memory
   cl_ulong maxAllocSize = 0;
-  cl_ulong localMemSize = 64 * 1024;
+  // As PoCL's CPU device: programs written for it size their tiles so.
+  cl_ulong localMemSize = 512 * 1024;
   cl_ulong constantBufferSize = 64 * 1024;
   std::size_t maxWorkGroupSize = 1024;
   cl_uint memBaseAddrAlignBits = 1024; // sizeof(long16) in bits, the spec minimum

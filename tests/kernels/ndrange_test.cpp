@@ -379,6 +379,33 @@ TEST_F(NDRange, KernelWorkGroupInfoLocalMemSize) {
   EXPECT_GE(wgSize, 1u);
 }
 
+// OpenCL 3.0, clEnqueueNDRangeKernel: CL_OUT_OF_RESOURCES when the kernel
+// cannot run for want of resources. The __local memory of a launch, its
+// variables and its arguments, may take up to CL_DEVICE_LOCAL_MEM_SIZE (as
+// CL_KERNEL_LOCAL_MEM_SIZE reports it); one byte more fails the enqueue.
+TEST_F(NDRange, LocalMemoryUpToTheDeviceSizeRunsAndBeyondIsOutOfResources) {
+  cl_kernel k = kernel("ndrange", "with_local");
+  ASSERT_NE(k, nullptr);
+  const cl_ulong device_ = deviceInfo<cl_ulong>(device, CL_DEVICE_LOCAL_MEM_SIZE);
+  ASSERT_EQ(clSetKernelArg(k, 1, 4, nullptr), CL_SUCCESS);
+  cl_ulong own = 0; // the kernel's variables and the 4 bytes just set
+  ASSERT_EQ(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof own, &own, nullptr),
+            CL_SUCCESS);
+  const size_t fits = size_t(device_ - (own - 4)) / 4 * 4;
+  cl_mem out = buffer<cl_int>(64);
+  const cl_int n = 7;
+  setArgs(k, out, Local{fits}, n);
+  run(k, {64}, {64});
+  const std::vector<cl_int> got = read<cl_int>(out, 64);
+  for (int i = 0; i < 64; ++i)
+    ASSERT_EQ(got[i], i + n) << "at " << i;
+
+  setArg(k, 1, Local{fits + 4});
+  const size_t global = 64, local = 64;
+  EXPECT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, &local, 0, nullptr, nullptr),
+            CL_OUT_OF_RESOURCES);
+}
+
 std::string kernelString(cl_kernel k, cl_kernel_info param) {
   size_t size = 0;
   EXPECT_EQ(clGetKernelInfo(k, param, 0, nullptr, &size), CL_SUCCESS);
