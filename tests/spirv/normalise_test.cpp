@@ -258,11 +258,11 @@ TEST(Normalise, LeavesAValidModuleAsItIs) {
   EXPECT_EQ(result.module->words, kernelWords("arguments-O2.spv"));
 }
 
-TEST(Normalise, KeepsOnePhiEntryPerParentBlock_SharedSwitchTargetO2) {
-  const std::vector<uint32_t> words = kernelWords("shared_switch_target-O2.spv");
+TEST(Normalise, KeepsOnePhiEntryPerParentBlock_SwitchSharedTargetO2) {
+  const std::vector<uint32_t> words = kernelWords("switch_shared_target-O2.spv");
   EXPECT_NE(spirvValError(words).find("OpPhi's number of incoming blocks"), std::string::npos)
       << "the translator's output is expected to be invalid as it is";
-  const LoadResult result = loadKernel("shared_switch_target-O2.spv");
+  const LoadResult result = loadKernel("switch_shared_target-O2.spv");
   ASSERT_TRUE(result.ok()) << result.log;
   EXPECT_TRUE(hasNote(result, Normalisation::MergePhiEdges));
   size_t phis = 0;
@@ -284,11 +284,11 @@ TEST(Normalise, KeepsOnePhiEntryPerParentBlock_SharedSwitchTargetO2) {
   EXPECT_EQ(phis, 1u);
 }
 
-TEST(Normalise, DeclaresTheExtensionOfADeclaredCapability_UnsafeDivisionO2) {
-  const std::vector<uint32_t> words = kernelWords("unsafe_division-O2.spv");
+TEST(Normalise, DeclaresTheExtensionOfADeclaredCapability_UnsafeMathO2) {
+  const std::vector<uint32_t> words = kernelWords("unsafe_math-O2.spv");
   EXPECT_NE(spirvValError(words).find("SPV_INTEL_fp_fast_math_mode"), std::string::npos)
       << "the translator's output is expected to be invalid as it is";
-  const LoadResult result = loadKernel("unsafe_division-O2.spv");
+  const LoadResult result = loadKernel("unsafe_math-O2.spv");
   ASSERT_TRUE(result.ok()) << result.log;
   EXPECT_TRUE(hasNote(result, Normalisation::DeclareExtensions));
   EXPECT_EQ(std::ranges::count(result.module->extensions, "SPV_INTEL_fp_fast_math_mode"), 1);
