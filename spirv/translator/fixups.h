@@ -16,11 +16,18 @@ namespace lanewise::translator {
 
 // Raised whenever the fix-ups change, so that the driver's cache (keyed by
 // the translator's identity) does not serve SPIR-V translated without them.
-constexpr int kFixUpRevision = 7;
+constexpr int kFixUpRevision = 8;
 
 // Applies every fix-up to `module`. Returns one line per kind of change made
 // ("replaced 3 freeze instructions ..."), for the build log of -v builds.
 std::vector<std::string> fixUp(llvm::Module &module);
+
+// Splits every value of a vector type SPIR-V does not have (a length other
+// than 2, 3, 4, 8 or 16, which clang-14's optimiser makes from OpenCL C's
+// vectors) into its components, rewriting what makes and uses it. Adds to
+// `rewritten` the instructions replaced. False, with `error` naming the
+// instruction, for what cannot be rewritten.
+bool legaliseVectorLengths(llvm::Module &module, size_t &rewritten, std::string &error);
 
 // Promotes to SSA values (LLVM's mem2reg) the local variables whose address
 // does not escape and that are written before every read, and nothing else.

@@ -85,6 +85,10 @@ bool parseTranslationOption(std::string_view argument, TranslationOptions &optio
 bool translate(llvm::Module &module, const TranslationOptions &options, std::string &spirv,
                std::string &error) {
   bool changed = options.promoteVariables && promoteVariables(module) > 0;
+  size_t rewritten = 0;
+  if (!legaliseVectorLengths(module, rewritten, error))
+    return false;
+  changed |= rewritten > 0;
   changed |= !fixUp(module).empty();
   // clang verified its module; what the fix-ups changed is verified again.
   std::string verifierMessage;

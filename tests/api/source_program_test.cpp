@@ -874,6 +874,92 @@ TEST_F(SourceProgram, ProgramsWithFreezeBuildAndRun) {
   }
 }
 
+// clang-14 -O2 reads `(uchar)v.s8` of a short16 as element 16 of the
+// vector bitcast to <32 x i8>, and then adds, multiplies, shuffles and
+// compares vectors of 32 and 64 components, lengths SPIR-V has no type for:
+// llvm-spirv-14 aborted on some ("Unsupported vector type with the size of:
+// 32") and translated others into wrong components. The driver's translator
+// splits such vectors into their components first.
+TEST_F(SourceProgram, OptimisedVectorsOfLengthsSPIRVLacksBuildAndRun) {
+  const std::string text =
+      "kernel void narrow(global const short16 *s, global const int16 *w,\n"
+      "                   global const long16 *l, global const int *flag, global uint *out) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  short16 a = s[i]; int16 b = w[i]; long16 c = l[i];\n"
+      "  if (flag[i]) { a = s[i + 1]; b = w[i + 1]; c = l[i + 1]; }\n"
+      "  out[8 * i + 0] = (uchar)((uchar)a.s8 + (uchar)a.s9);\n"
+      "  out[8 * i + 1] = (uchar)a.s3;\n"
+      "  out[8 * i + 2] = (uchar)b.s6;\n"
+      "  out[8 * i + 3] = (ushort)b.sd;\n"
+      "  out[8 * i + 4] = (ushort)c.s7;\n"
+      "  out[8 * i + 5] = (uchar)((uchar)c.sf ^ (uchar)c.s2);\n"
+      "  out[8 * i + 6] = (uint)c.s5;\n"
+      "  out[8 * i + 7] = (uchar)((uchar)b.s1 * (uchar)b.s0) + ((uchar)a.sa < (uchar)a.sb);\n"
+      "}\n"
+      "kernel void chain(global const short16 *s, global uint *out, int n) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  short16 a = s[i];\n"
+      "  uint acc = 0;\n"
+      "  for (int k = 0; k < n; ++k) {\n"
+      "    acc = acc * 31 + (uchar)a.s4 + (uchar)a.s9;\n"
+      "    a = (a ^ (short16)(k)).s123456789abcdef0;\n"
+      "  }\n"
+      "  out[i] = acc;\n"
+      "}\n";
+  const size_t n = 40;
+  uint64_t state = 0x243f6a8885a308d3ull;
+  auto next = [&] { return state = state * 6364136223846793005ull + 1442695040888963407ull; };
+  std::vector<cl_short> s(16 * (n + 1));
+  std::vector<cl_int> w(16 * (n + 1)), flag(n);
+  std::vector<cl_long> l(16 * (n + 1));
+  for (auto &x : s) x = cl_short(next() >> 40);
+  for (auto &x : w) x = cl_int(next() >> 24);
+  for (auto &x : l) x = cl_long(next());
+  for (size_t i = 0; i < n; ++i) flag[i] = int(next() >> 60) & 1;
+  std::vector<cl_uint> expected(8 * n);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t v = 16 * (i + size_t(flag[i]));
+    const cl_short *a = &s[v];
+    const cl_int *b = &w[v];
+    const cl_long *c = &l[v];
+    expected[8 * i + 0] = uint8_t(uint8_t(a[8]) + uint8_t(a[9]));
+    expected[8 * i + 1] = uint8_t(a[3]);
+    expected[8 * i + 2] = uint8_t(b[6]);
+    expected[8 * i + 3] = uint16_t(b[13]);
+    expected[8 * i + 4] = uint16_t(c[7]);
+    expected[8 * i + 5] = uint8_t(uint8_t(c[15]) ^ uint8_t(c[2]));
+    expected[8 * i + 6] = uint32_t(c[5]);
+    expected[8 * i + 7] = uint8_t(uint8_t(b[1]) * uint8_t(b[0])) + (uint8_t(a[10]) < uint8_t(a[11]));
+  }
+  const cl_int rounds = 9;
+  std::vector<cl_uint> chained(n);
+  for (size_t i = 0; i < n; ++i) {
+    cl_short a[16];
+    std::copy_n(&s[16 * i], 16, a);
+    uint32_t acc = 0;
+    for (int k = 0; k < rounds; ++k) {
+      acc = acc * 31 + uint8_t(a[4]) + uint8_t(a[9]);
+      cl_short rotated[16];
+      for (int c = 0; c < 16; ++c)
+        rotated[c] = cl_short(a[(c + 1) % 16] ^ k);
+      std::copy_n(rotated, 16, a);
+    }
+    chained[i] = acc;
+  }
+  for (const char *options : {"", "-cl-opt-disable"}) {
+    cl_program program = built(text, options);
+    ASSERT_NE(program, nullptr) << options;
+    cl_mem ms = buffer(s), mw = buffer(w), ml = buffer(l), mf = buffer(flag),
+           mo = buffer(std::vector<cl_uint>(8 * n));
+    launch(program, "narrow", n,
+           {argumentOf(ms), argumentOf(mw), argumentOf(ml), argumentOf(mf), argumentOf(mo)});
+    EXPECT_EQ(readBack<cl_uint>(mo, 8 * n), expected) << options;
+    cl_mem mc = buffer(std::vector<cl_uint>(n));
+    launch(program, "chain", n, {argumentOf(ms), argumentOf(mc), argumentOf(rounds)});
+    EXPECT_EQ(readBack<cl_uint>(mc, n), chained) << options;
+  }
+}
+
 // clang-14 -O2 narrows this switch's selector to an i4, and llvm-spirv-14
 // aborts on it (the CTS's ifp_core kernel has the same shape); the driver's
 // translator widens the selector.
