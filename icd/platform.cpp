@@ -431,7 +431,9 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
     return result(d.constantBufferSize);
   case CL_DEVICE_MAX_CONSTANT_ARGS:
     return result(cl_uint{8});
+  // A program-scope variable is an allocation like a buffer's.
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+    return result(std::size_t{caps.programScopeGlobals ? d.maxAllocSize : 0u});
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
     return result(std::size_t{caps.programScopeGlobals ? 65536u : 0u});
   case CL_DEVICE_LOCAL_MEM_TYPE:

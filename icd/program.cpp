@@ -132,6 +132,21 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
     log += std::string("error: ") + error.what() + "\n";
     return nullptr;
   }
+  // CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE: the largest allocation, for each
+  // program-scope variable of the global address space.
+  for (const spirv::ProgramGlobal &global : globals)
+    if (global.storageClass == spv::StorageClassCrossWorkgroup &&
+        global.size > theDevice()->maxAllocSize) {
+      auto name = module.names.find(global.id);
+      log += "error: program-scope variable '" +
+             (name != module.names.end() && !name->second.empty()
+                  ? name->second
+                  : "%" + std::to_string(global.id)) +
+             "' needs " + std::to_string(global.size) +
+             " bytes, more than the device's CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE (" +
+             std::to_string(theDevice()->maxAllocSize) + ")\n";
+      return nullptr;
+    }
   const runtime::CheckSet checks =
       runtime::CheckSet::fromEnvironment() |
       spirv::translateBuildOptions(program.buildOptions, spirv::CompilerTarget{}).checks;

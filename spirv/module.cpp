@@ -304,6 +304,12 @@ void Module::rebuildTables() {
       if (length == constants.end() || length->second.kind != Constant::Kind::Scalar)
         fail(instruction, "the array length %" + std::to_string(type.lengthId) +
                               " is not an integer constant defined before the array type");
+      // Type::count is 32 bits: a longer array (2^32 elements and more,
+      // beyond any private or local memory and most allocations) is
+      // refused, never truncated.
+      if (length->second.bits > UINT32_MAX)
+        fail(instruction, "an array of " + std::to_string(length->second.bits) +
+                              " elements: Lanewise's arrays have at most 4294967295");
       type.count = static_cast<uint32_t>(length->second.bits);
       type.lengthIsSpecConstant = length->second.isSpec;
       break;
