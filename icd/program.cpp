@@ -271,7 +271,8 @@ spirv::CompilerTarget compilerTarget(const _cl_device_id &device) {
 cl_int compileSource(_cl_program &program, const std::string &options,
                      std::vector<std::pair<std::string, std::string>> headers, bool object) {
   spirv::CompileRequest request;
-  request.source = program.source;
+  request.source =
+      program.origin == _cl_program::Origin::Binary ? program.binarySource : program.source;
   request.options = options;
   request.headers = std::move(headers);
   request.target = compilerTarget(*program.context->device);
@@ -304,6 +305,12 @@ cl_int compileSource(_cl_program &program, const std::string &options,
 constexpr std::string_view notePrefix = "Lanewise: ";
 constexpr std::string_view compiledObjectNote = "Lanewise: compiled object";
 constexpr std::string_view libraryNote = "Lanewise: library";
+// An executable built from source keeps its options and source, so that a
+// checked build of the binary can rebuild it with source lines (the source
+// in pieces: an instruction holds at most 65535 words).
+constexpr std::string_view optionsNote = "Lanewise: build options ";
+constexpr std::string_view sourceNote = "Lanewise: source ";
+constexpr size_t sourcePieceBytes = 60000;
 
 // The program binary: the SPIR-V module as loaded (normalised and
 // validated, so that any SPIR-V consumer takes it), with a note for compiled
@@ -326,6 +333,25 @@ std::vector<std::byte> programBinary(_cl_program &program) {
     words = spirv::withModuleNote(words, compiledObjectNote);
   else if (program.binaryType == CL_PROGRAM_BINARY_TYPE_LIBRARY)
     words = spirv::withModuleNote(words, libraryNote);
+  const bool fromBinary = program.origin == _cl_program::Origin::Binary;
+  const std::string &source = fromBinary ? program.binarySource : program.source;
+  if (program.binaryType == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && !source.empty() &&
+      source.find('\0') == std::string::npos) {
+    // The options without the checks: a binary of a checked build is not
+    // checked when loaded, unless asked to be.
+    std::string options = fromBinary ? program.binaryOptions : program.buildOptions;
+    if (options.find("-lanewise-check") != std::string::npos) {
+      std::istringstream stream(options);
+      options.clear();
+      for (std::string word; stream >> word;)
+        if (!word.starts_with("-lanewise-check"))
+          options += (options.empty() ? "" : " ") + word;
+    }
+    words = spirv::withModuleNote(words, std::string(optionsNote) + options);
+    for (size_t at = 0; at < source.size(); at += sourcePieceBytes)
+      words = spirv::withModuleNote(words, std::string(sourceNote) +
+                                               source.substr(at, sourcePieceBytes));
+  }
   const auto *bytes = reinterpret_cast<const std::byte *>(words.data());
   return {bytes, bytes + words.size() * 4};
 }
@@ -340,6 +366,24 @@ cl_int buildProgram(_cl_program &program, const std::string &optionText) {
   std::lock_guard lock(program.mutex);
   program.buildOptions = optionText;
   program.buildLog.clear();
+  // A checked build of a binary that keeps its source is rebuilt from it,
+  // so that findings name source lines whatever the application caches.
+  if (program.origin == _cl_program::Origin::Binary && !program.binarySource.empty() &&
+      (runtime::CheckSet::fromEnvironment() |
+       spirv::translateBuildOptions(optionText, spirv::CompilerTarget{}).checks)
+          .any()) {
+    const std::vector<std::byte> il = program.il;
+    const auto loaded = program.loaded;
+    if (compileSource(program, program.binaryOptions + " " + optionText, {}, false) !=
+        CL_SUCCESS) {
+      const std::string log = program.buildLog;
+      program.il = il;
+      program.loaded = loaded;
+      program.buildLog = "warning: the checked rebuild from the source this binary keeps failed; "
+                         "the binary is checked as it is, without source lines:\n" +
+                         log;
+    }
+  }
   if (program.origin == _cl_program::Origin::Source &&
       (result = compileSource(program, optionText, {}, false)) != CL_SUCCESS) {
     program.buildStatus = CL_BUILD_ERROR;
@@ -528,6 +572,14 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
   }
   if (object)
     program->buildStatus = CL_BUILD_SUCCESS; // ready to be linked
+  if (lengths[0] % 4 == 0 && !object) {
+    std::vector<uint32_t> words(lengths[0] / 4);
+    std::memcpy(words.data(), binaries[0], lengths[0]);
+    for (const std::string &piece : spirv::moduleNotes(words, sourceNote))
+      program->binarySource += piece;
+    if (auto options = spirv::moduleNotes(words, optionsNote); !options.empty())
+      program->binaryOptions = options.front();
+  }
   if (binaryStatus)
     binaryStatus[0] = CL_SUCCESS;
   setError(errcodeReturn, CL_SUCCESS);

@@ -82,6 +82,10 @@ struct _cl_program : lanewise::icd::Object<_cl_program, lanewise::icd::ObjectKin
   std::string source;           // Origin::Source
   std::string sourceKey;        // its compiler cache key, once compiled
   std::vector<std::byte> il;    // the SPIR-V as given (IL or binary)
+  // Origin::Binary: the source and build options the binary was built
+  // from, when it keeps them (program binaries of source programs do), for
+  // checked rebuilds that name source lines.
+  std::string binarySource, binaryOptions;
 
   std::mutex mutex;
   cl_build_status buildStatus = CL_BUILD_NONE;

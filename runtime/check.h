@@ -72,6 +72,10 @@ struct CheckSite {
   // Not checked for races: atomics, and asynchronous copies (made by the
   // work-group, not by one work-item).
   bool skipsRaces = false;
+  // A use of a value that may be undefined: where the value may come from
+  // ("; the value comes from the read of private variable 'a' at k.cl:7"),
+  // appended to the report; empty when unknown.
+  std::string origin;
 };
 
 // The checks a kernel's code was built with and its sites (Instruction::aux
@@ -185,6 +189,13 @@ public:
   // Prints the summary of suppressed repeats; called when the launch ends.
   void finish();
 
+  // The uninitialised-read check's memory shadow of [address, address +
+  // bytes) when it lies in the work-group's __local arena or private
+  // memory, else null: a byte per byte, 0 until written (see
+  // memoryShadowBadShuffle in runtime/handlers.h for the other values).
+  static std::uint8_t *shadowOf(const ExecutionState &s, std::uint64_t address,
+                                std::uint64_t bytes);
+
   // Addresses that inactive or invalid lanes are sent to: reads give zeros.
   static std::uint64_t readSink();
   static std::uint64_t writeSink();
@@ -230,8 +241,6 @@ private:
   bool inBounds(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                 std::uint64_t address, std::uint64_t bytes, CheckSite::Space space,
                 std::uint64_t arena, std::uint64_t privateBase);
-  static std::uint8_t *shadowOf(const ExecutionState &s, std::uint64_t address,
-                                std::uint64_t bytes);
   void reportLocalRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                        std::uint64_t address, std::uint32_t other, std::uint32_t otherSite,
                        const char *what);

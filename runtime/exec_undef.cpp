@@ -9,118 +9,225 @@
 #include "runtime/handlers.h"
 #include "runtime/shapes.h"
 
+#include <cstring>
+
 namespace lanewise::runtime {
 
 namespace {
 
-// result = operand[0] | operand[1] for the active lanes (a varying byte per
-// lane; each operand a varying or a uniform byte).
+// Register shadows hold one byte per component, laid out as the values are:
+// component c of lane l at c * width + l when varying, at c when uniform.
+inline std::uint32_t at(bool varying, std::uint32_t width, std::uint32_t component,
+                        std::uint32_t lane) {
+  return varying ? component * width + lane : component;
+}
+
+// result = operand[0] | operand[1], component by component, for the active
+// lanes; an operand of one component (immediate bit 2 for the first, bit 3
+// for the second) applies to every component.
 template <bool AV, bool BV> void undefJoin(const Instruction &in, ExecutionState &s) {
   const std::uint8_t *a = s.reg<const std::uint8_t>(in.operand[0]);
   const std::uint8_t *b = s.reg<const std::uint8_t>(in.operand[1]);
   std::uint8_t *r = s.reg<std::uint8_t>(in.result);
-  if (s.fullMask) {
-    for (std::uint32_t lane = 0; lane < s.laneCount; ++lane)
-      r[lane] = a[AV ? lane : 0] | b[BV ? lane : 0];
-  } else {
-    for (std::uint32_t lane = 0; lane < s.laneCount; ++lane)
-      r[lane] = s.active[lane] ? std::uint8_t(a[AV ? lane : 0] | b[BV ? lane : 0]) : r[lane];
+  const bool aOne = (in.immediate >> 2) & 1, bOne = (in.immediate >> 3) & 1;
+  const std::uint32_t w = s.width;
+  for (std::uint32_t c = 0; c < in.components; ++c)
+    forActiveLanes(s, [&](std::uint32_t lane) {
+      r[c * w + lane] = a[at(AV, w, aOne ? 0 : c, lane)] | b[at(BV, w, bOne ? 0 : c, lane)];
+    });
+}
+
+// A shadow regrouped to other components over the same bytes (a bitcast,
+// and the reduction of a vector's shadow to one component): result
+// component j is the OR of the operand's components whose bytes overlap
+// its own. immediate: bit 0 the operand varying; bits 8-15 the operand's
+// element bytes, bits 16-23 the result's; aux the operand's components.
+void undefRegroup(const Instruction &in, ExecutionState &s) {
+  const std::uint8_t *a = s.reg<const std::uint8_t>(in.operand[0]);
+  std::uint8_t *r = s.reg<std::uint8_t>(in.result);
+  const bool varying = in.immediate & 1;
+  const std::uint64_t from = (in.immediate >> 8) & 0xFF, to = (in.immediate >> 16) & 0xFF;
+  const std::uint32_t w = s.width;
+  for (std::uint32_t j = 0; j < in.components; ++j) {
+    const std::uint64_t first = j * to / from, last = ((j + 1) * to - 1) / from;
+    forActiveLanes(s, [&](std::uint32_t lane) {
+      std::uint8_t bits = 0;
+      for (std::uint64_t k = first; k <= last && k < in.aux; ++k)
+        bits |= a[at(varying, w, std::uint32_t(k), lane)];
+      r[j * w + lane] = bits;
+    });
   }
 }
 
-// OpSelect: result = shadow(condition) | the shadows of the operands the
-// lane's condition picks. operand[0] the condition (Bool, `components`
-// elements; a vector condition may pick both operands), operand[1..3] the
-// shadows of the condition and the two operands; immediate bit k: operand k
-// is varying.
+// OpSelect's shadow, component by component: the condition's shadow, and
+// the shadow of the operand the lane's condition picks. operand[0] the
+// condition (Bools), operand[1..3] the shadows of the condition and of the
+// two operands; immediate bit k set when operand k is varying, bit 4 when
+// the condition (and its shadow) is one component for all.
 void undefSelect(const Instruction &in, ExecutionState &s) {
   const std::uint8_t *condition = s.reg<const std::uint8_t>(in.operand[0]);
   const std::uint8_t *shadow[3] = {s.reg<const std::uint8_t>(in.operand[1]),
                                    s.reg<const std::uint8_t>(in.operand[2]),
                                    s.reg<const std::uint8_t>(in.operand[3])};
-  auto varying = [&](unsigned k) { return (in.immediate >> k) & 1; };
+  auto varying = [&](unsigned k) { return bool((in.immediate >> k) & 1); };
+  const bool one = (in.immediate >> 4) & 1;
   std::uint8_t *r = s.reg<std::uint8_t>(in.result);
-  const std::uint32_t stride = varying(0) ? s.width : 1;
-  forActiveLanes(s, [&](std::uint32_t lane) {
-    bool picksA = false, picksB = false;
-    for (std::uint32_t c = 0; c < in.components; ++c) {
-      const bool value = condition[c * stride + (varying(0) ? lane : 0)] != 0;
-      picksA |= value;
-      picksB |= !value;
-    }
-    auto of = [&](unsigned k) { return shadow[k][varying(k + 1) ? lane : 0]; };
-    r[lane] = of(0) | (picksA ? of(1) : 0) | (picksB ? of(2) : 0);
-  });
+  const std::uint32_t w = s.width;
+  for (std::uint32_t c = 0; c < in.components; ++c)
+    forActiveLanes(s, [&](std::uint32_t lane) {
+      const std::uint32_t cc = one ? 0 : c;
+      const bool picksA = condition[at(varying(0), w, cc, lane)] != 0;
+      r[c * w + lane] = shadow[0][at(varying(1), w, cc, lane)] |
+                        shadow[picksA ? 1 : 2][at(varying(picksA ? 2 : 3), w, c, lane)];
+    });
 }
 
-// Boolean AND and OR: a defined false operand makes an AND defined, a
-// defined true one an OR, whatever the other operand. operand[0..1] the two
-// Bools (`components` elements), operand[2..3] their shadows; immediate bit
-// k set when operand k is varying, bit 4 for OR.
+// AND and OR, component by component: a defined operand that decides the
+// result alone makes it defined whatever the other — false (0) for an AND,
+// true (all ones) for an OR; Bools are a byte, nonzero true. operand[0..1]
+// the two operands, operand[2..3] their shadows; immediate bit k set when
+// operand k is varying, bit 4 for OR, bits 8-15 the operands' element
+// bytes (1 for Bools, bit 5 set).
 void undefLogical(const Instruction &in, ExecutionState &s) {
   const std::uint8_t *operand[4];
   for (unsigned k = 0; k < 4; ++k)
     operand[k] = s.reg<const std::uint8_t>(in.operand[k]);
-  auto varying = [&](unsigned k) { return (in.immediate >> k) & 1; };
-  const bool absorbing = (in.immediate >> 4) & 1; // the value that decides: true for OR
+  auto varying = [&](unsigned k) { return bool((in.immediate >> k) & 1); };
+  const bool isOr = (in.immediate >> 4) & 1, isBool = (in.immediate >> 5) & 1;
+  const std::uint32_t bytes = std::uint32_t((in.immediate >> 8) & 0xFF);
   std::uint8_t *r = s.reg<std::uint8_t>(in.result);
+  const std::uint32_t w = s.width;
+  // Whether operand k's component decides the result.
+  auto decides = [&](unsigned k, std::uint32_t c, std::uint32_t lane) {
+    const std::uint8_t *value = operand[k] + std::size_t(at(varying(k), w, c, lane)) * bytes;
+    if (isBool)
+      return (value[0] != 0) == isOr;
+    for (std::uint32_t b = 0; b < bytes; ++b)
+      if (value[b] != (isOr ? 0xFF : 0x00))
+        return false;
+    return true;
+  };
+  for (std::uint32_t c = 0; c < in.components; ++c)
+    forActiveLanes(s, [&](std::uint32_t lane) {
+      const std::uint8_t shadowA = operand[2][at(varying(2), w, c, lane)];
+      const std::uint8_t shadowB = operand[3][at(varying(3), w, c, lane)];
+      const bool decided = (!shadowA && decides(0, c, lane)) || (!shadowB && decides(1, c, lane));
+      r[c * w + lane] = decided ? std::uint8_t(0) : std::uint8_t(shadowA | shadowB);
+    });
+}
+
+// The memory shadow of the bytes a component occupies, as register shadow
+// bits: a byte never written is uninitialised; one written with a bad
+// shuffle's result (memoryShadowBadShuffle) carries that.
+std::uint8_t fromMemory(const std::uint8_t *memory, std::uint32_t bytes) {
+  std::uint8_t bits = 0;
+  for (std::uint32_t b = 0; b < bytes; ++b)
+    bits |= memory[b] == 0                        ? shadowUninitialised
+            : memory[b] == memoryShadowBadShuffle ? shadowBadShuffle
+                                                  : 0;
+  return bits;
+}
+
+// A load's shadow from the memory shadow of __local and private memory
+// (memory elsewhere is defined): operand[0] the (checked) address, result
+// the shadow; immediate bit 0 a varying address, bits 8 and up the element
+// bytes.
+void undefLoad(const Instruction &in, ExecutionState &s) {
+  const std::uint64_t *address = s.reg<const std::uint64_t>(in.operand[0]);
+  const bool varying = in.immediate & 1;
+  const std::uint32_t bytes = std::uint32_t(in.immediate >> 8);
+  std::uint8_t *r = s.reg<std::uint8_t>(in.result);
+  const std::uint32_t w = s.width;
   forActiveLanes(s, [&](std::uint32_t lane) {
-    const bool undefinedA = operand[2][varying(2) ? lane : 0] != 0;
-    const bool undefinedB = operand[3][varying(3) ? lane : 0] != 0;
-    bool undefined = false;
-    for (std::uint32_t c = 0; c < in.components; ++c) {
-      auto value = [&](unsigned k) { return operand[k][varying(k) ? c * s.width + lane : c] != 0; };
-      const bool decidedByA = !undefinedA && value(0) == absorbing;
-      const bool decidedByB = !undefinedB && value(1) == absorbing;
-      undefined |= (undefinedA || undefinedB) && !decidedByA && !decidedByB;
-    }
-    r[lane] = undefined ? std::uint8_t(operand[2][varying(2) ? lane : 0] |
-                                       operand[3][varying(3) ? lane : 0])
-                        : std::uint8_t(0);
+    const std::uint64_t base = address[varying ? lane : 0];
+    const std::uint8_t *memory =
+        CheckSession::shadowOf(s, base, std::uint64_t(bytes) * in.components);
+    for (std::uint32_t c = 0; c < in.components; ++c)
+      r[c * w + lane] = memory ? fromMemory(memory + c * bytes, bytes) : std::uint8_t(0);
   });
 }
 
-// Reports each active lane whose shadow (operand[0], varying when immediate
-// bit 0 is set) says the value used is undefined; aux the site, immediate
-// bits 8 and up what the use is.
+const char *describeUse(UndefinedUse use) {
+  switch (use) {
+  case UndefinedUse::StoredValue:
+    return "the value stored";
+  case UndefinedUse::AtomicOperand:
+    return "an operand of an atomic operation";
+  case UndefinedUse::BranchCondition:
+    return "the branch condition";
+  case UndefinedUse::SwitchSelector:
+    return "the switch selector";
+  case UndefinedUse::Address:
+    return "an address or index";
+  case UndefinedUse::Divisor:
+    return "the divisor";
+  }
+  return "a value";
+}
+
+// Reports, for a lane whose shadow `bits` are set, the use of an undefined
+// value at the site.
+void reportUndefined(ExecutionState &s, std::uint32_t lane, std::uint32_t site, UndefinedUse use,
+                     std::uint8_t bits) {
+  if (bits & shadowUninitialised)
+    s.check->report(s, lane, site, FindingKind::UninitialisedRead,
+                    std::string(describeUse(use)) +
+                        " is uninitialised on this work-item's path (a variable read before it "
+                        "was assigned)" +
+                        s.check->code().checks->sites[site].origin);
+  if (bits & shadowBadShuffle)
+    s.check->report(s, lane, site, FindingKind::SubgroupBadLane,
+                    std::string(describeUse(use)) +
+                        " comes from a sub-group shuffle up or down that read a lane outside "
+                        "the sub-group or a work-item that did not reach it (its result is "
+                        "undefined there)");
+}
+
+// A store's shadow into the memory shadow of __local and private memory:
+// operand[0] the (checked) address, operand[1] the value's shadow; immediate
+// bit 0 a varying address, bit 1 a varying shadow, bits 8 and up the element
+// bytes; aux the site. A store elsewhere (a generic pointer to global
+// memory) of an undefined value is a use, reported.
+void undefStore(const Instruction &in, ExecutionState &s) {
+  const std::uint64_t *address = s.reg<const std::uint64_t>(in.operand[0]);
+  const std::uint8_t *shadow = s.reg<const std::uint8_t>(in.operand[1]);
+  const bool addressVarying = in.immediate & 1, shadowVarying = (in.immediate >> 1) & 1;
+  const std::uint32_t bytes = std::uint32_t(in.immediate >> 8);
+  const std::uint32_t w = s.width;
+  forActiveLanes(s, [&](std::uint32_t lane) {
+    const std::uint64_t base = address[addressVarying ? lane : 0];
+    std::uint8_t *memory =
+        CheckSession::shadowOf(s, base, std::uint64_t(bytes) * in.components);
+    std::uint8_t all = 0;
+    for (std::uint32_t c = 0; c < in.components; ++c) {
+      const std::uint8_t bits = shadow[at(shadowVarying, w, c, lane)];
+      all |= bits;
+      if (memory)
+        std::memset(memory + c * bytes,
+                    bits & shadowUninitialised ? 0
+                    : bits & shadowBadShuffle  ? memoryShadowBadShuffle
+                                               : 1,
+                    bytes);
+    }
+    if (!memory && all && base != CheckSession::writeSink())
+      reportUndefined(s, lane, in.aux, UndefinedUse::StoredValue, all);
+  });
+}
+
+// Reports each active lane whose shadow (operand[0], `components`
+// components, varying when immediate bit 0 is set) says the value used is
+// undefined; aux the site, immediate bits 8 and up what the use is.
 void checkUndefined(const Instruction &in, ExecutionState &s) {
   const std::uint8_t *shadow = s.reg<const std::uint8_t>(in.operand[0]);
   const bool varying = in.immediate & 1;
-  // Bit 1: a store into a private variable, where only an uninitialised
-  // value is reported (a shuffle's result is not used yet).
-  const std::uint8_t reported =
-      (in.immediate & 2) ? shadowUninitialised : shadowUninitialised | shadowBadShuffle;
-  const char *use = "a value";
-  switch (static_cast<UndefinedUse>(in.immediate >> 8)) {
-  case UndefinedUse::StoredValue:
-    use = "the value stored";
-    break;
-  case UndefinedUse::AtomicOperand:
-    use = "an operand of an atomic operation";
-    break;
-  case UndefinedUse::BranchCondition:
-    use = "the branch condition";
-    break;
-  case UndefinedUse::SwitchSelector:
-    use = "the switch selector";
-    break;
-  case UndefinedUse::Address:
-    use = "an address or index";
-    break;
-  }
-  const std::string uninitialised =
-      std::string(use) +
-      " is uninitialised on this work-item's path (a variable read before it was assigned)";
-  const std::string badShuffle =
-      std::string(use) +
-      " comes from a sub-group shuffle up or down that read a lane outside the sub-group or "
-      "a work-item that did not reach it (its result is undefined there)";
+  const auto use = static_cast<UndefinedUse>(in.immediate >> 8);
+  const std::uint32_t w = s.width;
   forActiveLanes(s, [&](std::uint32_t lane) {
-    const std::uint8_t bits = shadow[varying ? lane : 0] & reported;
-    if (bits & shadowUninitialised)
-      s.check->report(s, lane, in.aux, FindingKind::UninitialisedRead, uninitialised);
-    if (bits & shadowBadShuffle)
-      s.check->report(s, lane, in.aux, FindingKind::SubgroupBadLane, badShuffle);
+    std::uint8_t bits = 0;
+    for (std::uint32_t c = 0; c < in.components; ++c)
+      bits |= shadow[at(varying, w, c, lane)];
+    if (bits)
+      reportUndefined(s, lane, in.aux, use, bits);
   });
 }
 
@@ -137,5 +244,11 @@ Handler undefSelectHandler() { return &undefSelect; }
 Handler undefLogicalHandler() { return &undefLogical; }
 
 Handler checkUndefinedHandler() { return &checkUndefined; }
+
+Handler undefRegroupHandler() { return &undefRegroup; }
+
+Handler undefLoadHandler() { return &undefLoad; }
+
+Handler undefStoreHandler() { return &undefStore; }
 
 } // namespace lanewise::runtime

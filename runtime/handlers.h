@@ -344,24 +344,45 @@ Handler checkDivisionHandler(Scalar type, const Shape &shape);
 // a relative shuffle's result (see exec_check.cpp).
 Handler checkSubgroupHandler();
 
-// The register shadow (exec_undef.cpp): a varying byte per lane for each
-// SSA value that may be undefined, with these bits set where the value is
-// undefined on the lane's path, and why. The lowering keeps it under the
-// uninit check (OpUndef) and the subgroups check (sub_group_shuffle_up and
-// _down results read from outside the sub-group: undefined, and an error
-// only where used).
+// The register shadow (exec_undef.cpp): for each SSA value that may be
+// undefined, a varying byte per component per lane (laid out as the value's
+// components are), with these bits set where that component is undefined on
+// the lane's path, and why. The lowering keeps it under the uninit check
+// (OpUndef, and loads of __local and private memory, whose memory shadow
+// says which bytes hold what was never written) and the subgroups check
+// (sub_group_shuffle_up and _down results read from outside the sub-group):
+// it travels with the values, through memory too, and is an error only
+// where an undefined value is used.
 inline constexpr std::uint8_t shadowUninitialised = 1, shadowBadShuffle = 2;
-// The join: result = operand[0] | operand[1].
+// The memory shadow of a byte written with a bad shuffle's result (0: never
+// written, 1: written).
+inline constexpr std::uint8_t memoryShadowBadShuffle = 2;
+// The join: result = operand[0] | operand[1] for `components` components;
+// immediate bit 2 (3) when operand[0] (operand[1]) has one component for
+// all.
 Handler undefJoinHandler(bool aVarying, bool bVarying);
-// OpSelect's shadow: operand[0] the condition (`components` Bools),
-// operand[1..3] the shadows of the condition and of the two operands;
-// immediate bit k set when operand k is varying.
+// The shadow of the same bytes in other components: aux the operand's
+// components; immediate bit 0 a varying operand, bits 8-15 its element
+// bytes, bits 16-23 the result's.
+Handler undefRegroupHandler();
+// OpSelect's shadow: operand[0] the condition (Bools), operand[1..3] the
+// shadows of the condition and of the two operands; immediate bit k set
+// when operand k is varying, bit 4 when the condition is one component for
+// all.
 Handler undefSelectHandler();
-// The shadow of a Bool AND or OR, which a defined false (AND) or true (OR)
-// operand decides alone: operand[0..1] the Bools (`components` elements),
-// operand[2..3] their shadows; immediate bit k set when operand k is
-// varying, bit 4 for OR.
+// The shadow of an AND or OR (Bool or integer), which a defined false or 0
+// (AND) or true or all-ones (OR) operand decides alone: operand[0..1] the
+// operands, operand[2..3] their shadows; immediate bit k set when operand k
+// is varying, bit 4 for OR, bit 5 for Bools, bits 8-15 the element bytes.
 Handler undefLogicalHandler();
+// A load's shadow from the memory shadow: operand[0] the checked address;
+// immediate bit 0 a varying address, bits 8 and up the element bytes.
+Handler undefLoadHandler();
+// A store's shadow into the memory shadow: operand[0] the checked address,
+// operand[1] the value's shadow; immediate bit 0 (1) a varying address
+// (shadow), bits 8 and up the element bytes; aux the site, where a store of
+// an undefined value outside __local and private memory is reported.
+Handler undefStoreHandler();
 // What an undefined value is used as, for the report.
 enum class UndefinedUse : std::uint8_t {
   StoredValue,
@@ -369,9 +390,10 @@ enum class UndefinedUse : std::uint8_t {
   BranchCondition,
   SwitchSelector,
   Address,
+  Divisor,
 };
-// Reports the active lanes whose shadow (operand[0]) is set: aux the site,
-// immediate bit 0 a varying shadow, bit 1 a store into a private variable
-// (only shadowUninitialised counts), bits 8 and up the UndefinedUse.
+// Reports the active lanes whose shadow (operand[0], `components`
+// components) is set: aux the site, immediate bit 0 a varying shadow, bits
+// 8 and up the UndefinedUse.
 Handler checkUndefinedHandler();
 } // namespace lanewise::runtime

@@ -200,6 +200,9 @@ bool KernelLowering::lowerArithmetic(const Instruction &instruction) {
     const Value &a = operand(0), &b = operand(1);
     checkNarrowOperation(a, instruction);
     const bool isSigned = op == spv::OpSDiv || op == spv::OpSRem || op == spv::OpSMod;
+    // An undefined divisor may trap or give anything: it is a use.
+    if (isSigned || op == spv::OpUDiv || op == spv::OpUMod)
+      checkDefined(instruction.idOperand(1), instruction, runtime::UndefinedUse::Divisor);
     if ((isSigned || op == spv::OpUDiv || op == spv::OpUMod) &&
         checking(runtime::Check::Division) && a.elementBytes() <= 8 && !a.narrowBits)
       emit(runtime::checkDivisionHandler(a.scalar, Shape{a.varying || b.varying,

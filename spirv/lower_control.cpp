@@ -31,9 +31,9 @@ std::vector<runtime::RegisterCopy> KernelLowering::edgeCopies(uint32_t from, uin
         auto stagedShadow = undefShadowStaging_.find(phi.result);
         const uint32_t to =
             stagedShadow != undefShadowStaging_.end() ? stagedShadow->second : shadow->second;
-        const Shadow from =
-            shadowOf(phi.operands[k]).value_or(Shadow{shadowConstant(false), false});
-        copies.push_back({from.offset, to, 1, 1, from.varying, true});
+        const uint32_t components = shadowComponents(phi.result);
+        const Shadow from = shadowOrDefined(phi.operands[k], components);
+        copies.push_back({from.offset, to, 1, components, from.varying, true});
       }
       break;
     }

@@ -355,6 +355,19 @@ bool KernelLowering::lowerMemory(const Instruction &instruction) {
       return true;
     }
     checkDefined(instruction.idOperand(0), instruction, runtime::UndefinedUse::Address);
+    if (shadowedLoads_.count(instruction.result)) {
+      // The value and its shadow from the memory shadow; what it holds of
+      // memory never written is an error only where it is used.
+      const Value &r = result();
+      const uint32_t address = checkedAddress(pointer, pointer.offset, accessBytes(r),
+                                              requiredAlignment(r), false);
+      checks_->sites.back().skipsUninit = true;
+      emit(runtime::loadHandler(r.elementBytes(), Shape{r.varying, {pointer.varying}}), r.offset,
+           {address}, r.components);
+      emit(runtime::undefLoadHandler(), undefShadow_.at(instruction.result), {address},
+           r.components, 0, uint64_t(pointer.varying) | uint64_t(r.elementBytes()) << 8);
+      return true;
+    }
     loadInto(pointer, 0, instruction.resultType, result());
     return true;
   }
@@ -367,10 +380,37 @@ bool KernelLowering::lowerMemory(const Instruction &instruction) {
     const Value &pointer = operand(0);
     if (pointer.kind == Value::Kind::Builtin)
       fail(instruction, "stores to built-in variables are not allowed");
-    checkDefined(instruction.idOperand(1), instruction, runtime::UndefinedUse::StoredValue,
-                 pointer.storage == spv::StorageClassFunction);
     checkDefined(instruction.idOperand(0), instruction, runtime::UndefinedUse::Address);
-    storeFrom(pointer, 0, typeOfId(instruction.idOperand(1), instruction), operand(1));
+    const spv::StorageClass storage = pointer.storage;
+    const bool intoShadowedMemory = checking(runtime::Check::Uninit) &&
+                                    (storage == spv::StorageClassFunction ||
+                                     storage == spv::StorageClassWorkgroup ||
+                                     storage == spv::StorageClassGeneric);
+    const Value &value = operand(1);
+    if (maybeUndefined_.count(instruction.idOperand(1)) && value.kind == Value::Kind::Register &&
+        intoShadowedMemory) {
+      // The value's shadow goes into the memory shadow: storing a partly
+      // undefined value (a vector built a component at a time) is no use
+      // of it. Through a generic pointer to global memory it is.
+      const Shadow shadow = *shadowOf(instruction.idOperand(1));
+      const uint32_t address = checkedAddress(pointer, pointer.offset, accessBytes(value),
+                                              requiredAlignment(value), true);
+      const uint32_t site = static_cast<uint32_t>(checks_->sites.size() - 1);
+      checks_->sites[site].origin = originOf(instruction.idOperand(1));
+      emit(runtime::storeHandler(value.elementBytes(),
+                                 Shape{false, {pointer.varying, value.varying}}),
+           0, {address, value.offset}, value.components);
+      emit(runtime::undefStoreHandler(), 0, {address, shadow.offset}, value.components, site,
+           uint64_t(pointer.varying) | uint64_t(shadow.varying) << 1 |
+               uint64_t(value.elementBytes()) << 8);
+      return true;
+    }
+    // Without the uninit check (no memory shadow), a bad shuffle's result
+    // stored into a private variable is not yet used (an unoptimised build
+    // stores every shuffle's result in one).
+    if (!intoShadowedMemory && storage != spv::StorageClassFunction)
+      checkDefined(instruction.idOperand(1), instruction, runtime::UndefinedUse::StoredValue);
+    storeFrom(pointer, 0, typeOfId(instruction.idOperand(1), instruction), value);
     return true;
   }
   case spv::OpAccessChain:

@@ -490,44 +490,84 @@ private:
   }
 
   // ---- the register shadow of undefined values ----
-  // At -O2 an uninitialised variable is an OpUndef, usually an incoming
-  // value of a phi (the uninit check); a relative shuffle's result is
-  // undefined on the lanes that read outside the sub-group (the subgroups
-  // check). Each SSA value that may carry one (an OpUndef or such a
-  // shuffle, a phi with such an incoming value, an element-wise operation
-  // or an OpSelect on such a value) gets a varying byte per lane, with the
-  // bits of runtime::shadowUninitialised and shadowBadShuffle where the
-  // value is undefined on the lane's path, computed and copied along with
-  // the value; it is checked where an undefined value has an effect. Composites
-  // (OpCompositeInsert/Extract/Construct, OpVectorShuffle) do not propagate
-  // it: clang builds vectors by inserting into OpUndef in correct code.
+  // Under the uninit check, an undefined value is an OpUndef (at -O2 an
+  // uninitialised variable, usually an incoming value of a phi) or what a
+  // load reads of __local or private memory never written (the memory
+  // shadow); under the subgroups check, a relative shuffle's result on the
+  // lanes that read outside the sub-group. Each SSA value that may carry
+  // one (findMaybeUndefined: those, and what element-wise operations,
+  // selects, phis, composites and shuffles make of them) gets a shadow: a
+  // varying byte per component per lane (runtime::shadowUninitialised,
+  // shadowBadShuffle), computed alongside the value and stored with it into
+  // the memory shadow. Copying, inserting, extracting and storing a partly
+  // undefined value is silent; it is checked where an undefined value has
+  // an effect (a branch, a switch, an address, a divisor, a value written
+  // to global memory, an atomic's operand), as MemorySanitizer does.
   struct Shadow {
     uint32_t offset = 0;
     bool varying = false;
+    uint32_t components = 1;
   };
   std::unordered_set<uint32_t> undefinedIds_;                 // the OpUndef values themselves
   std::unordered_set<uint32_t> maybeUndefined_;               // those and what they reach
+  std::unordered_set<uint32_t> shadowedLoads_;                // loads that read a memory shadow
   std::unordered_map<uint32_t, uint32_t> undefShadow_;        // value -> varying shadow
   std::unordered_map<uint32_t, uint32_t> undefShadowStaging_; // phi -> staging shadow
-  std::optional<uint32_t> shadowConstants_[2];                // uniform 0 and 1
-  uint32_t shadowConstant(bool undefined) {
-    std::optional<uint32_t> &reg = shadowConstants_[undefined ? 1 : 0];
-    if (!reg) {
-      reg = allocate(1, false);
-      code_.constants.push_back({*reg, {std::byte(undefined ? 1 : 0)}});
+  // Where each maybe-undefined value may come from: ids of OpUndefs and
+  // shadowed loads (at most a few; more are "several").
+  std::unordered_map<uint32_t, std::vector<uint32_t>> undefinedOrigins_;
+  std::map<std::pair<bool, uint32_t>, uint32_t> shadowConstants_; // uniform, by (undefined, components)
+  uint32_t shadowConstant(bool undefined, uint32_t components = 1) {
+    auto [it, added] = shadowConstants_.try_emplace({undefined, components}, 0);
+    if (added) {
+      it->second = allocate(components, false);
+      code_.constants.push_back(
+          {it->second, std::vector<std::byte>(components, std::byte(undefined ? 1 : 0))});
     }
-    return *reg;
+    return it->second;
+  }
+  // The number of shadow components of a value: its type's components.
+  std::unordered_map<uint32_t, uint32_t> componentCounts_; // of results and constants
+  uint32_t shadowComponents(uint32_t id) const {
+    if (auto it = componentCounts_.find(id); it != componentCounts_.end())
+      return it->second;
+    if (const Constant *constant = module_.constant(id)) {
+      const Type &type = typeOf(module_, constant->type);
+      return type.kind == Type::Kind::Vector ? type.count : 1;
+    }
+    auto it = values_.find(id);
+    return it != values_.end() && it->second.kind == Value::Kind::Register ? it->second.components
+                                                                           : 1;
   }
   // The shadow of a value that may be undefined; nullopt for a defined one.
   std::optional<Shadow> shadowOf(uint32_t id) {
-    if (undefinedIds_.count(id))
-      return Shadow{shadowConstant(true), false};
+    if (undefinedIds_.count(id)) {
+      const uint32_t components = shadowComponents(id);
+      return Shadow{shadowConstant(true, components), false, components};
+    }
     auto it = undefShadow_.find(id);
     if (it == undefShadow_.end())
       return std::nullopt;
-    return Shadow{it->second, true};
+    return Shadow{it->second, true, shadowComponents(id)};
   }
+  // The shadow of any operand: a defined one's is a constant 0.
+  Shadow shadowOrDefined(uint32_t id, uint32_t components) {
+    if (auto shadow = shadowOf(id))
+      return *shadow;
+    return Shadow{shadowConstant(false, components), false, components};
+  }
+  // The shadow `from` (element bytes `fromBytes`) as `components`
+  // components of `toBytes` bytes over the same bytes (a bitcast), or, with
+  // `toBytes` 0, reduced to one component or one component given to all.
+  Shadow reshapeShadow(const Shadow &from, uint32_t components, uint32_t fromBytes = 1,
+                       uint32_t toBytes = 0);
   void findMaybeUndefined();
+  // A load the uninit check gives a shadow from memory: of a scalar,
+  // vector or pointer through a pointer that may point into __local or
+  // private memory.
+  bool readsMemoryShadow(const Instruction &instruction);
+  // "; the value comes from ..." for the reports of a use of `id`.
+  std::string originOf(uint32_t id);
   // Under the subgroups check, sub_group_shuffle_up and _down are checked
   // where their result is used, not where they run: their result is only
   // undefined on the lanes that read outside the sub-group, which scans and
@@ -540,17 +580,14 @@ private:
   void emitShadow(const Instruction &instruction, uint32_t shadow);
   // Reports the active lanes for which `id`, used by `user` as `use`, is
   // undefined.
-  // A value stored in a private variable (`intoVariable`) is not yet used:
-  // an unoptimised build stores every shuffle's result in one, so there
-  // only an uninitialised value is reported.
-  void checkDefined(uint32_t id, const Instruction &user, runtime::UndefinedUse use,
-                    bool intoVariable = false) {
+  void checkDefined(uint32_t id, const Instruction &user, runtime::UndefinedUse use) {
     if (!maybeUndefined_.count(id))
       return;
     const Shadow shadow = *shadowOf(id);
-    emit(runtime::checkUndefinedHandler(), 0, {shadow.offset}, 1,
-         addSite(user, 0, runtime::CheckSite::Space::Generic, false),
-         (shadow.varying ? 1u : 0u) | (intoVariable ? 2u : 0u) | uint64_t(use) << 8);
+    const uint32_t site = addSite(user, 0, runtime::CheckSite::Space::Generic, false);
+    checks_->sites[site].origin = originOf(id);
+    emit(runtime::checkUndefinedHandler(), 0, {shadow.offset}, shadow.components, site,
+         (shadow.varying ? 1u : 0u) | uint64_t(use) << 8);
   }
 
   // ---- emission ----

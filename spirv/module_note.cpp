@@ -82,4 +82,22 @@ bool hasModuleNote(std::span<const uint32_t> words, std::string_view note) {
   return false;
 }
 
+std::vector<std::string> moduleNotes(std::span<const uint32_t> words, std::string_view prefix) {
+  std::vector<std::string> notes;
+  for (size_t at = headerWords; at < words.size();) {
+    const uint32_t count = words[at] >> 16, opcode = words[at] & 0xffff;
+    if (count == 0 || at + count > words.size() ||
+        !(precedesNotes(opcode) || opcode == spv::OpName || opcode == spv::OpMemberName ||
+          opcode == spv::OpModuleProcessed))
+      break;
+    if (opcode == spv::OpSourceExtension || opcode == spv::OpModuleProcessed) {
+      std::string text = decodeLiteralString(words.subspan(at + 1, count - 1));
+      if (text.starts_with(prefix))
+        notes.push_back(text.substr(prefix.size()));
+    }
+    at += count;
+  }
+  return notes;
+}
+
 } // namespace lanewise::spirv

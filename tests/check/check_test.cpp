@@ -760,6 +760,73 @@ TEST_P(CheckedImages, WriteOutsideTheImage) {
   expectFinding(run(k, {16}, {16}), "out-of-bounds", "image_write_outside", {15, 0, 0});
 }
 
+// The checked mode's own first false finding: a float2 built a component
+// at a time. Every composite built so is silent, with the right values.
+TEST_P(CheckedMode, CompositesBuiltFieldByFieldHaveNoFindings) {
+  cl_kernel k = kernel("correct_field_by_field");
+  const int items = 32;
+  std::vector<float> in(items);
+  for (int i = 0; i < items; ++i)
+    in[i] = float(i % 7);
+  cl_mem out = buffer(std::vector<float>(items));
+  struct Padded {
+    cl_char tag;
+    cl_float value;
+    cl_short count;
+  };
+  cl_mem records = buffer(std::vector<Padded>(items));
+  arg(k, 0, buffer(in));
+  arg(k, 1, out);
+  arg(k, 2, records);
+  const auto findings = run(k, {items}, {16});
+  EXPECT_TRUE(findings.empty()) << findings.front().kind << ": " << findings.front().message;
+  std::vector<float> got(items);
+  ASSERT_EQ(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, items * sizeof(float), got.data(), 0,
+                                nullptr, nullptr),
+            CL_SUCCESS);
+  for (int i = 0; i < items; ++i) {
+    const float v = in[i];
+    float sum = v * 2 + v + 1 + v + 2 + v * 3 + float(int(v) + 6) + v + 1 + 2 + 3;
+    for (int j = 0; j < 8; ++j)
+      sum += v + j;
+    for (int j = 0; j < 3; ++j)
+      sum += v + j + v - j;
+    EXPECT_FLOAT_EQ(got[i], sum) << "work-item " << i;
+  }
+}
+
+// A component never written, or read before it is written, is found where
+// it is used. The checked mode builds source programs unoptimised; -O2 has
+// already chosen a value for the undefined component (folding the branch
+// away, or making the stored vector a constant with an undefined component,
+// as it makes every 3-vector it stores as four), so its build has nothing
+// left to find.
+class CheckedComponents : public CheckedMode {
+protected:
+  // Work-item 0's uninitialised read at the BUG line in the -O0 build;
+  // nothing in the optimised ones.
+  void expectFindingUnoptimisedOnly(const std::vector<Finding> &findings, const char *name) {
+    if (std::string(GetParam()) == "bugs-O0")
+      expectFinding(findings, "uninitialised-read", name, {0, 0, 0});
+    else
+      EXPECT_TRUE(findings.empty());
+  }
+};
+
+TEST_P(CheckedComponents, VectorComponentNeverWrittenIsFoundWhereStored) {
+  cl_kernel k = kernel("vector_component_unwritten");
+  arg(k, 0, buffer(std::vector<float>(32, 1.0f)));
+  arg(k, 1, buffer(std::vector<cl_float4>(32)));
+  expectFindingUnoptimisedOnly(run(k, {32}, {16}), "vector_component_unwritten");
+}
+
+TEST_P(CheckedComponents, VectorComponentReadBeforeWrittenIsFoundWhereItDecides) {
+  cl_kernel k = kernel("vector_component_read_first");
+  arg(k, 0, buffer(iota(32)));
+  arg(k, 1, buffer(std::vector<int>(32)));
+  expectFindingUnoptimisedOnly(run(k, {32}, {16}), "vector_component_read_first");
+}
+
 TEST_P(CheckedMode, CorrectKernelsHaveNoFindings) {
   cl_kernel stencil = kernel("correct_stencil");
   arg(stencil, 0, buffer(std::vector<float>(64, 1.0f)));
@@ -860,6 +927,8 @@ INSTANTIATE_TEST_SUITE_P(Builds, CheckedMode,
                          ::testing::Values("bugs", "bugs-O0", "bugs-nodebug"), buildName);
 INSTANTIATE_TEST_SUITE_P(Builds, CheckedImages,
                          ::testing::Values("bugs", "bugs-O0", "bugs-nodebug"), buildName);
+INSTANTIATE_TEST_SUITE_P(Builds, CheckedComponents,
+                         ::testing::Values("bugs", "bugs-O0", "bugs-nodebug"), buildName);
 
 // An argument never set: CL_INVALID_KERNEL_ARGS, and the context's callback
 // hears which one.
@@ -895,6 +964,25 @@ TEST(CheckedModeApi, UnsetArgumentIsNamedAtEnqueue) {
 
 // From source with -g: the report names program.cl and the line; the text
 // report (LANEWISE_CHECK_FILE) counts the repeats it suppressed.
+// Runs `k` over `global` work-items and returns the text report
+// (LANEWISE_CHECK_FILE) of its findings.
+std::string textReport(cl_command_queue queue, cl_kernel k, size_t global) {
+  char pattern[] = "/tmp/lanewise-report-XXXXXX";
+  const int fd = mkstemp(pattern);
+  EXPECT_GE(fd, 0);
+  close(fd);
+  setenv("LANEWISE_CHECK_FILE", pattern, 1);
+  EXPECT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
+            CL_SUCCESS);
+  EXPECT_EQ(clFinish(queue), CL_SUCCESS);
+  unsetenv("LANEWISE_CHECK_FILE");
+  std::ifstream file(pattern);
+  std::stringstream text;
+  text << file.rdbuf();
+  std::remove(pattern);
+  return text.str();
+}
+
 TEST(CheckedModeApi, SourceProgramTextReport) {
   cl_device_id device = testDevice();
   cl_int err = CL_SUCCESS;
@@ -910,21 +998,7 @@ TEST(CheckedModeApi, SourceProgramTextReport) {
   cl_kernel k = clCreateKernel(program, "scale", &err);
   cl_mem data = clCreateBuffer(context, CL_MEM_READ_WRITE, 64 * sizeof(float), nullptr, &err);
   ASSERT_EQ(clSetKernelArg(k, 0, sizeof data, &data), CL_SUCCESS);
-  char pattern[] = "/tmp/lanewise-report-XXXXXX";
-  const int fd = mkstemp(pattern);
-  ASSERT_GE(fd, 0);
-  close(fd);
-  setenv("LANEWISE_CHECK_FILE", pattern, 1);
-  const size_t global = 64;
-  ASSERT_EQ(clEnqueueNDRangeKernel(queue, k, 1, nullptr, &global, nullptr, 0, nullptr, nullptr),
-            CL_SUCCESS);
-  ASSERT_EQ(clFinish(queue), CL_SUCCESS);
-  unsetenv("LANEWISE_CHECK_FILE");
-  std::ifstream file(pattern);
-  std::stringstream text;
-  text << file.rdbuf();
-  std::remove(pattern);
-  const std::string report = text.str();
+  const std::string report = textReport(queue, k, 64);
   // Work-items 60..63 read past the end: one report, three repeats.
   EXPECT_NE(report.find("out-of-bounds in kernel 'scale' at program.cl:3:"), std::string::npos)
       << report;
@@ -933,6 +1007,54 @@ TEST(CheckedModeApi, SourceProgramTextReport) {
             std::string::npos)
       << report;
   EXPECT_NE(report.find("suppressed"), std::string::npos) << report;
+  clReleaseMemObject(data);
+  clReleaseKernel(k);
+  clReleaseProgram(program);
+  clReleaseCommandQueue(queue);
+  clReleaseContext(context);
+}
+
+// Applications build once and then load their own cached binary: a
+// Lanewise binary of a source program keeps the source and the options,
+// and a checked build of it is rebuilt from them, so that the report names
+// the source line even though the cached binary has no debug information.
+TEST(CheckedModeApi, ProgramFromCachedBinaryReportsSourceLines) {
+  cl_device_id device = testDevice();
+  cl_int err = CL_SUCCESS;
+  cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &err);
+  cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &err);
+  const char *source = "kernel void scale(global float *data) {\n"
+                       "  size_t i = get_global_id(0);\n"
+                       "  data[i + OFFSET] *= 2.0f;\n"
+                       "}\n";
+  cl_program original = clCreateProgramWithSource(context, 1, &source, nullptr, &err);
+  ASSERT_EQ(clBuildProgram(original, 1, &device, "-D OFFSET=4", nullptr, nullptr), CL_SUCCESS);
+  size_t size = 0;
+  ASSERT_EQ(clGetProgramInfo(original, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
+            CL_SUCCESS);
+  std::vector<unsigned char> binary(size);
+  unsigned char *pointer = binary.data();
+  ASSERT_EQ(clGetProgramInfo(original, CL_PROGRAM_BINARIES, sizeof pointer, &pointer, nullptr),
+            CL_SUCCESS);
+  clReleaseProgram(original);
+
+  const unsigned char *binaries[] = {binary.data()};
+  cl_int status = CL_SUCCESS;
+  cl_program program =
+      clCreateProgramWithBinary(context, 1, &device, &size, binaries, &status, &err);
+  ASSERT_EQ(err, CL_SUCCESS);
+  // The application passes no options for its binary; the checks come from
+  // the build option (or LANEWISE_CHECK).
+  ASSERT_EQ(clBuildProgram(program, 1, &device, "-lanewise-check=bounds", nullptr, nullptr),
+            CL_SUCCESS);
+  cl_kernel k = clCreateKernel(program, "scale", &err);
+  cl_mem data = clCreateBuffer(context, CL_MEM_READ_WRITE, 64 * sizeof(float), nullptr, &err);
+  ASSERT_EQ(clSetKernelArg(k, 0, sizeof data, &data), CL_SUCCESS);
+  const std::string report = textReport(queue, k, 64);
+  // OFFSET from the kept options: work-items 60..63 write past the end.
+  EXPECT_NE(report.find("out-of-bounds in kernel 'scale' at program.cl:3:"), std::string::npos)
+      << report;
+  EXPECT_NE(report.find("global (60,0,0)"), std::string::npos) << report;
   clReleaseMemObject(data);
   clReleaseKernel(k);
   clReleaseProgram(program);

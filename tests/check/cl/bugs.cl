@@ -347,6 +347,78 @@ kernel void correct_vectors(global const float *in, global float *out, int count
     vstore3(v, i, out);
 }
 
+// Composites built a field at a time, as OpenCL C code does everywhere:
+// at -O0 each assignment loads the whole variable, inserts one component and
+// stores it back, so the first loads read bytes never written. Copying,
+// inserting and storing a partly uninitialised value is no use of it:
+// float2, float3, int4, half8, a struct with padding, an array of vectors
+// and a vector written through a pointer give no finding.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+typedef struct {
+  char tag; // three bytes of padding follow
+  float value;
+  short count; // two bytes of padding follow
+} Padded;
+kernel void correct_field_by_field(global const float *in, global float *out,
+                                   global Padded *records) {
+  size_t i = get_global_id(0);
+  const float v = in[i];
+  float2 a;
+  a.x = v * 2.0f;
+  a.y = v + 1.0f;
+  float3 b;
+  b.x = v;
+  b.y = 2.0f;
+  b.z = v * 3.0f;
+  int4 c;
+  c.x = (int)v;
+  c.y = 1;
+  c.z = 2;
+  c.w = 3;
+  half8 h;
+  for (int k = 0; k < 8; ++k)
+    h[k] = (half)(v + k);
+  Padded p;
+  p.tag = 1;
+  p.value = v;
+  p.count = 2;
+  float2 pairs[3];
+  for (int k = 0; k < 3; ++k) {
+    pairs[k].x = v + k;
+    pairs[k].y = v - k;
+  }
+  float4 d;
+  float4 *pd = &d;
+  pd->x = v;
+  pd->y = 1.0f;
+  pd->zw = (float2)(2.0f, 3.0f);
+  float sum = a.x + a.y + b.x + b.y + b.z + (float)(c.x + c.y + c.z + c.w) + d.x + d.y + d.z + d.w;
+  for (int k = 0; k < 8; ++k)
+    sum += (float)h[k];
+  for (int k = 0; k < 3; ++k)
+    sum += pairs[k].x + pairs[k].y;
+  out[i] = sum;
+  records[i] = p;
+}
+
+// A vector with one component never written, stored whole: a use.
+kernel void vector_component_unwritten(global const float *in, global float4 *out) {
+  size_t i = get_global_id(0);
+  float4 t;
+  t.xyz = (float3)(in[i], 1.0f, 2.0f);
+  out[i] = t; // BUG
+}
+
+// A component read before it is written decides a branch.
+kernel void vector_component_read_first(global const int *in, global int *out) {
+  size_t i = get_global_id(0);
+  int2 t;
+  t.x = in[i];
+  if (t.y > 0) // BUG
+    t.y = t.x;
+  out[i] = t.x;
+}
+
 // Values that are undefined on some paths but used only where they are
 // defined: at -O2, phis with an OpUndef incoming value, and a vector built by
 // inserting its components into an OpUndef vector.
