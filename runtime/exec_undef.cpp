@@ -128,6 +128,25 @@ std::uint8_t fromMemory(const std::uint8_t *memory, std::uint32_t bytes) {
   return bits;
 }
 
+// Whether `bytes` bytes of memory shadow all say "written" (1): the common
+// case, a word at a time.
+inline bool allWritten(const std::uint8_t *memory, std::uint32_t bytes) {
+  if (bytes == 4) {
+    std::uint32_t word;
+    std::memcpy(&word, memory, 4);
+    return word == 0x01010101u;
+  }
+  if (bytes == 8) {
+    std::uint64_t word;
+    std::memcpy(&word, memory, 8);
+    return word == 0x0101010101010101ull;
+  }
+  for (std::uint32_t b = 0; b < bytes; ++b)
+    if (memory[b] != 1)
+      return false;
+  return true;
+}
+
 // A load's shadow from the memory shadow of __local and private memory
 // (memory elsewhere is defined): operand[0] the (checked) address, result
 // the shadow; immediate bit 0 a varying address, bits 8 and up the element
@@ -136,14 +155,39 @@ void undefLoad(const Instruction &in, ExecutionState &s) {
   const std::uint64_t *address = s.reg<const std::uint64_t>(in.operand[0]);
   const bool varying = in.immediate & 1;
   const std::uint32_t bytes = std::uint32_t(in.immediate >> 8);
+  const std::uint64_t total = std::uint64_t(bytes) * in.components;
   std::uint8_t *r = s.reg<std::uint8_t>(in.result);
   const std::uint32_t w = s.width;
+  // The work-group's shadowed ranges, once for the warp.
+  const WorkGroupInfo &g = *s.group;
+  const auto arena = reinterpret_cast<std::uint64_t>(g.localArena);
+  const auto privateMemory = reinterpret_cast<std::uint64_t>(g.privateMemory);
+  auto shadowAt = [&](std::uint64_t base) -> const std::uint8_t * {
+    if (g.localShadow && base - arena < g.localBytes && base + total <= arena + g.localBytes)
+      return g.localShadow + (base - arena);
+    if (g.privateShadow && base - privateMemory < g.privateBytes &&
+        base + total <= privateMemory + g.privateBytes)
+      return g.privateShadow + (base - privateMemory);
+    return nullptr;
+  };
+  if (in.components == 1 && bytes == 4 && varying && g.localShadow && g.localBytes >= 4) {
+    // The common case, a scalar of __local memory (a tile's element), with
+    // one range test and one word compare.
+    const std::uint64_t last = g.localBytes - 4;
+    forActiveLanes(s, [&](std::uint32_t lane) {
+      const std::uint64_t offset = address[lane] - arena;
+      const std::uint8_t *memory =
+          offset <= last ? g.localShadow + offset : shadowAt(address[lane]);
+      r[lane] = !memory || allWritten(memory, 4) ? std::uint8_t(0) : fromMemory(memory, 4);
+    });
+    return;
+  }
   forActiveLanes(s, [&](std::uint32_t lane) {
-    const std::uint64_t base = address[varying ? lane : 0];
-    const std::uint8_t *memory =
-        CheckSession::shadowOf(s, base, std::uint64_t(bytes) * in.components);
+    const std::uint8_t *memory = shadowAt(address[varying ? lane : 0]);
     for (std::uint32_t c = 0; c < in.components; ++c)
-      r[c * w + lane] = memory ? fromMemory(memory + c * bytes, bytes) : std::uint8_t(0);
+      r[c * w + lane] = !memory || allWritten(memory + c * bytes, bytes)
+                            ? std::uint8_t(0)
+                            : fromMemory(memory + c * bytes, bytes);
   });
 }
 
