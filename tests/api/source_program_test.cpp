@@ -905,6 +905,20 @@ TEST_F(SourceProgram, OptimisedVectorsOfLengthsSPIRVLacksBuildAndRun) {
       "    a = (a ^ (short16)(k)).s123456789abcdef0;\n"
       "  }\n"
       "  out[i] = acc;\n"
+      "}\n"
+      // A <32 x i8> carried around the loop in phis, one of them on its
+      // back edge.
+      "kernel void carried(global const short16 *s, global const int *pick,\n"
+      "                    global uint *out, int n) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  short16 a = s[i];\n"
+      "  uint acc = 0;\n"
+      "  for (int k = 0; k < n; ++k) {\n"
+      "    acc = acc * 3 + (uchar)a.s8 + (uchar)a.s3;\n"
+      "    if (pick[k])\n"
+      "      a = s[k];\n"
+      "  }\n"
+      "  out[i] = acc;\n"
       "}\n";
   const size_t n = 40;
   uint64_t state = 0x243f6a8885a308d3ull;
@@ -957,6 +971,24 @@ TEST_F(SourceProgram, OptimisedVectorsOfLengthsSPIRVLacksBuildAndRun) {
     cl_mem mc = buffer(std::vector<cl_uint>(n));
     launch(program, "chain", n, {argumentOf(ms), argumentOf(mc), argumentOf(rounds)});
     EXPECT_EQ(readBack<cl_uint>(mc, n), chained) << options;
+    std::vector<cl_int> pick(rounds);
+    for (cl_int k = 0; k < rounds; ++k)
+      pick[size_t(k)] = k % 3 == 1;
+    std::vector<cl_uint> carried(n);
+    for (size_t i = 0; i < n; ++i) {
+      const cl_short *a = &s[16 * i];
+      uint32_t acc = 0;
+      for (cl_int k = 0; k < rounds; ++k) {
+        acc = acc * 3 + uint8_t(a[8]) + uint8_t(a[3]);
+        if (pick[size_t(k)])
+          a = &s[16 * size_t(k)];
+      }
+      carried[i] = acc;
+    }
+    cl_mem mp = buffer(pick), mr = buffer(std::vector<cl_uint>(n));
+    launch(program, "carried", n,
+           {argumentOf(ms), argumentOf(mp), argumentOf(mr), argumentOf(rounds)});
+    EXPECT_EQ(readBack<cl_uint>(mr, n), carried) << options;
   }
 }
 
