@@ -12,7 +12,9 @@
 #include "opencl.h"
 #include "text.h"
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -144,6 +146,37 @@ std::vector<unsigned char> programBinary(cl_program program) {
   return binary;
 }
 
+// The binary without what the library keeps for checked rebuilds (the
+// OpSourceExtension notes "Lanewise: source ..." and "Lanewise: build
+// options ..."): the module written is the program's SPIR-V alone, the same
+// whether the source came from a file or from standard input.
+std::vector<unsigned char> withoutKeptSource(const std::vector<unsigned char> &binary) {
+  constexpr uint32_t sourceExtension = 4; // OpSourceExtension
+  constexpr size_t header = 5;            // words
+  if (binary.size() % 4 || binary.size() < header * 4)
+    return binary;
+  std::vector<uint32_t> words(binary.size() / 4);
+  std::memcpy(words.data(), binary.data(), binary.size());
+  std::vector<uint32_t> kept(words.begin(), words.begin() + header);
+  for (size_t at = header; at < words.size();) {
+    const uint32_t count = words[at] >> 16;
+    if (count == 0 || at + count > words.size()) { // malformed: left as it is
+      kept.insert(kept.end(), words.begin() + std::ptrdiff_t(at), words.end());
+      break;
+    }
+    std::string text;
+    if ((words[at] & 0xffff) == sourceExtension)
+      text.assign(reinterpret_cast<const char *>(&words[at + 1]), (count - 1) * 4);
+    if (!text.starts_with("Lanewise: source ") && !text.starts_with("Lanewise: build options "))
+      kept.insert(kept.end(), words.begin() + std::ptrdiff_t(at),
+                  words.begin() + std::ptrdiff_t(at + count));
+    at += count;
+  }
+  std::vector<unsigned char> out(kept.size() * 4);
+  std::memcpy(out.data(), kept.data(), out.size());
+  return out;
+}
+
 // Writes through a temporary file beside the output, so that a failed
 // write never leaves a partial module where a reader expects a whole one.
 void writeOutput(const std::string &path, const std::vector<unsigned char> &bytes) {
@@ -197,7 +230,7 @@ int compile(const CompileRequest &request) {
                   (log.empty() ? std::string() : "\n" + log));
   if (!log.empty())
     std::fprintf(stderr, "%s\n", log.c_str());
-  writeOutput(*request.output, programBinary(program.get()));
+  writeOutput(*request.output, withoutKeptSource(programBinary(program.get())));
   return exitSuccess;
 }
 

@@ -377,9 +377,11 @@ DESCRIPTION
     its fixes for what llvm-spirv-14 translates wrongly, and the same disk
     cache), builds it for the Lanewise device, and writes the module: the
     SPIR-V that Lanewise validated and built, normalised so that SPIR-V
-    validators (spirv-val) accept it too. A program that does not build,
-    or that Lanewise cannot execute, is not written: the build log says
-    why. The build log's warnings go to standard error.
+    validators (spirv-val) accept it too, without the source and options
+    that the library's program binaries keep for checked rebuilds. A
+    program that does not build, or that Lanewise cannot execute, is not
+    written: the build log says why. The build log's warnings go to
+    standard error.
 
     The second form is the offline-compiler interface of the OpenCL-CTS
     (test_common/harness/cl_offline_compiler-interface.txt): run a CTS
