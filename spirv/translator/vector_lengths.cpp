@@ -80,6 +80,8 @@ private:
   // points at.
   llvm::Value *componentPointer(llvm::Value *pointer);
 
+  // The components a shuffle selects from: both operands', in order.
+  Values shuffleSources(llvm::IRBuilder<> &builder, llvm::ShuffleVectorInst &shuffle);
   bool rewrite(llvm::Instruction &instruction);
   bool rewriteDefinition(llvm::Instruction &instruction, llvm::FixedVectorType *type);
   bool rewriteUse(llvm::Instruction &instruction);
@@ -203,6 +205,21 @@ Values Legaliser::components(llvm::Value *value) {
   return result;
 }
 
+Values Legaliser::shuffleSources(llvm::IRBuilder<> &builder, llvm::ShuffleVectorInst &shuffle) {
+  Values sources;
+  for (llvm::Value *operand : {shuffle.getOperand(0), shuffle.getOperand(1)}) {
+    auto *vector = llvm::cast<llvm::FixedVectorType>(operand->getType());
+    if (illegalVector(vector)) {
+      const Values parts = components(operand);
+      sources.append(parts.begin(), parts.end());
+    } else {
+      for (unsigned i = 0; i < vector->getNumElements(); ++i)
+        sources.push_back(builder.CreateExtractElement(operand, i));
+    }
+  }
+  return sources;
+}
+
 llvm::Value *Legaliser::componentPointer(llvm::Value *pointer) {
   auto found = componentPointers_.find(pointer);
   return found == componentPointers_.end() ? nullptr : found->second;
@@ -276,17 +293,7 @@ bool Legaliser::rewriteDefinition(llvm::Instruction &instruction, llvm::FixedVec
             builder.CreateICmpEQ(index, llvm::ConstantInt::get(index->getType(), i)), value, out[i]);
     }
   } else if (auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(&instruction)) {
-    Values sources;
-    for (llvm::Value *operand : {shuffle->getOperand(0), shuffle->getOperand(1)}) {
-      auto *vector = llvm::cast<llvm::FixedVectorType>(operand->getType());
-      if (illegalVector(vector)) {
-        const Values parts = components(operand);
-        sources.append(parts.begin(), parts.end());
-      } else {
-        for (unsigned i = 0; i < vector->getNumElements(); ++i)
-          sources.push_back(builder.CreateExtractElement(operand, i));
-      }
-    }
+    const Values sources = shuffleSources(builder, *shuffle);
     each([&](unsigned i) -> llvm::Value * {
       const int chosen = shuffle->getMaskValue(i);
       return chosen < 0 ? llvm::PoisonValue::get(element) : sources[chosen];
@@ -363,17 +370,7 @@ bool Legaliser::rewriteUse(llvm::Instruction &instruction) {
       part->setAtomic(store->getOrdering(), store->getSyncScopeID());
     }
   } else if (auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(&instruction)) {
-    Values sources;
-    for (llvm::Value *operand : {shuffle->getOperand(0), shuffle->getOperand(1)}) {
-      auto *vector = llvm::cast<llvm::FixedVectorType>(operand->getType());
-      if (illegalVector(vector)) {
-        const Values parts = components(operand);
-        sources.append(parts.begin(), parts.end());
-      } else {
-        for (unsigned i = 0; i < vector->getNumElements(); ++i)
-          sources.push_back(builder.CreateExtractElement(operand, i));
-      }
-    }
+    const Values sources = shuffleSources(builder, *shuffle);
     auto *type = llvm::cast<llvm::FixedVectorType>(shuffle->getType());
     replacement = llvm::PoisonValue::get(type);
     for (unsigned i = 0; i < type->getNumElements(); ++i)
