@@ -75,10 +75,12 @@ Module widenedForValidation(const Module &module) {
       }
       if (instruction.opcode == spv::OpCapability &&
           instruction.operands[0] == spv::CapabilityArbitraryPrecisionIntegersINTEL) {
-        // The widened integers are 8- and 16-bit ones.
+        // The widened integers are 8-, 16- and 64-bit ones.
         instruction.operands[0] = spv::CapabilityInt8;
         kept.push_back(instruction);
         instruction.operands[0] = spv::CapabilityInt16;
+        kept.push_back(instruction);
+        instruction.operands[0] = spv::CapabilityInt64;
       }
       if (instruction.opcode == spv::OpExtension &&
           instruction.stringOperand(0) == "SPV_INTEL_arbitrary_precision_integers")

@@ -40,47 +40,6 @@ size_t replaceFreeze(llvm::Module &module) {
   return freezes.size();
 }
 
-// clang-14 -O2 narrows a switch's selector to the bits its cases need
-// (`switch i4`, from `(x >> k) & 15`). llvm-spirv-14 aborts on some such
-// switches (SPIRVSwitch::validate: "BB->isBasicBlock() || BB->isForward()").
-// The selector is zero-extended to the next standard width and every case
-// value with it: distinct values stay distinct, so the same case is taken.
-// A selector that is a truncation of a standard-width value (the usual
-// form) becomes that value masked to the selector's bits instead, so that no
-// narrow integer type is left: the module then needs no
-// SPV_INTEL_arbitrary_precision_integers, which SPIR-V validators reject.
-size_t widenSwitchSelectors(llvm::Module &module) {
-  size_t count = 0;
-  for (llvm::Function &function : module)
-    for (llvm::BasicBlock &block : function) {
-      auto *sw = llvm::dyn_cast<llvm::SwitchInst>(block.getTerminator());
-      if (!sw)
-        continue;
-      const unsigned width = sw->getCondition()->getType()->getIntegerBitWidth();
-      if (width == 8 || width == 16 || width == 32 || width == 64 || width > 64)
-        continue;
-      const unsigned wide = width < 8 ? 8 : width < 16 ? 16 : width < 32 ? 32 : 64;
-      llvm::IRBuilder<> builder(sw);
-      llvm::IntegerType *type = builder.getIntNTy(wide);
-      llvm::Value *narrow = sw->getCondition();
-      auto *truncation = llvm::dyn_cast<llvm::TruncInst>(narrow);
-      if (truncation && truncation->getSrcTy()->getIntegerBitWidth() >= wide) {
-        llvm::Value *source = builder.CreateTrunc(truncation->getOperand(0), type);
-        sw->setCondition(builder.CreateAnd(
-            source, llvm::ConstantInt::get(type, llvm::APInt::getLowBitsSet(wide, width))));
-        if (truncation->use_empty())
-          truncation->eraseFromParent();
-      } else {
-        sw->setCondition(builder.CreateZExt(narrow, type));
-      }
-      for (auto &branch : sw->cases())
-        branch.setValue(llvm::ConstantInt::get(type->getContext(),
-                                               branch.getCaseValue()->getValue().zext(wide)));
-      ++count;
-    }
-  return count;
-}
-
 // `select i1 %c, <N x T> %a, <N x T> %b` chooses whole vectors; llvm-spirv-14
 // writes it as an OpSelect with a scalar condition, which SPIR-V allows only
 // from version 1.4 on, in a module of an earlier version. The condition is
@@ -202,8 +161,6 @@ std::vector<std::string> fixUp(llvm::Module &module) {
   std::vector<std::string> notes;
   if (const size_t count = replaceFreeze(module))
     notes.push_back("replaced " + std::to_string(count) + " freeze instructions by their operands");
-  if (const size_t count = widenSwitchSelectors(module))
-    notes.push_back("widened the selectors of " + std::to_string(count) + " switches");
   if (const size_t count = guardDimensionIndices(module))
     notes.push_back("guarded the dimension of " + std::to_string(count) + " work-item function calls");
   if (const size_t count = splatSelectConditions(module))

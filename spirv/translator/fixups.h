@@ -16,7 +16,7 @@ namespace lanewise::translator {
 
 // Raised whenever the fix-ups change, so that the driver's cache (keyed by
 // the translator's identity) does not serve SPIR-V translated without them.
-constexpr int kFixUpRevision = 8;
+constexpr int kFixUpRevision = 9;
 
 // Applies every fix-up to `module`. Returns one line per kind of change made
 // ("replaced 3 freeze instructions ..."), for the build log of -v builds.
@@ -28,6 +28,15 @@ std::vector<std::string> fixUp(llvm::Module &module);
 // `rewritten` the instructions replaced. False, with `error` naming the
 // instruction, for what cannot be rewritten.
 bool legaliseVectorLengths(llvm::Module &module, size_t &rewritten, std::string &error);
+
+// Rewrites every integer of a width SPIR-V does not have (other than 1, 8,
+// 16, 32 and 64 bits, which clang-14's optimiser makes: an i33 closed form
+// of a loop's sum, a switch on an i4) in integers of standard widths, as
+// LLVM's type legalisation promotes them: widths up to 64 bits in the next
+// standard width, widths up to 128 bits in two 64-bit halves. Adds to
+// `rewritten` the instructions replaced. False, with `error` naming the
+// instruction, for what cannot be rewritten.
+bool legaliseIntegerWidths(llvm::Module &module, size_t &rewritten, std::string &error);
 
 // Promotes to SSA values (LLVM's mem2reg) the local variables whose address
 // does not escape and that are written before every read, and nothing else.

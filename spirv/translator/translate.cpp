@@ -86,7 +86,8 @@ bool translate(llvm::Module &module, const TranslationOptions &options, std::str
                std::string &error) {
   bool changed = options.promoteVariables && promoteVariables(module) > 0;
   size_t rewritten = 0;
-  if (!legaliseVectorLengths(module, rewritten, error))
+  if (!legaliseVectorLengths(module, rewritten, error) ||
+      !legaliseIntegerWidths(module, rewritten, error))
     return false;
   changed |= rewritten > 0;
   changed |= !fixUp(module).empty();

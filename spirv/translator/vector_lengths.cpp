@@ -17,22 +17,18 @@
 // named, instead of aborting the translator.
 
 #include "fixups.h"
+#include "legalise.h"
 
 #include <functional>
 
 #include <llvm/ADT/DenseMap.h>
-#include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/VectorUtils.h>
-#include <llvm/IR/CFG.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Support/raw_ostream.h>
-#include <llvm/Transforms/Utils/Local.h>
 
 namespace lanewise::translator {
 namespace {
@@ -58,19 +54,12 @@ llvm::FixedVectorType *illegalPointee(llvm::Type *type) {
 
 bool mentionsIllegal(llvm::Type *type) { return illegalVector(type) || illegalPointee(type); }
 
-std::string describe(const llvm::Value &value) {
-  std::string text;
-  llvm::raw_string_ostream stream(text);
-  value.print(stream);
-  return stream.str();
-}
-
-class Legaliser {
+class Legaliser : public FunctionRewrite {
 public:
   explicit Legaliser(llvm::Function &function) : function_(function) {}
 
-  // Rewrites the function; false (with `error`) at an instruction it cannot.
-  bool run(size_t &rewritten, std::string &error);
+  bool rewrite(llvm::Instruction &instruction) override;
+  bool finish(std::string &error) override;
 
 private:
   // The components of an illegal vector value (its instructions', its
@@ -82,7 +71,6 @@ private:
 
   // The components a shuffle selects from: both operands', in order.
   Values shuffleSources(llvm::IRBuilder<> &builder, llvm::ShuffleVectorInst &shuffle);
-  bool rewrite(llvm::Instruction &instruction);
   bool rewriteDefinition(llvm::Instruction &instruction, llvm::FixedVectorType *type);
   bool rewriteUse(llvm::Instruction &instruction);
   bool rewritePointer(llvm::Instruction &instruction, llvm::FixedVectorType *pointee);
@@ -101,7 +89,6 @@ private:
   llvm::DenseMap<llvm::Value *, Values> components_;
   llvm::DenseMap<llvm::Value *, llvm::Value *> componentPointers_;
   llvm::SmallVector<llvm::PHINode *, 8> phis_;
-  std::vector<llvm::Instruction *> replaced_;
   bool failed_ = false;
 };
 
@@ -130,7 +117,8 @@ bool Legaliser::regroup(llvm::IRBuilder<> &builder, const Values &in, unsigned f
       return false;
     for (llvm::Value *value : in)
       for (unsigned shift = 0; shift < from; shift += to)
-        out.push_back(builder.CreateTrunc(shift ? builder.CreateLShr(value, shift) : value, narrow));
+        out.push_back(
+            builder.CreateTrunc(shift ? builder.CreateLShr(value, shift) : value, narrow));
     return true;
   }
   if (to % from || in.size() % (to / from))
@@ -269,7 +257,8 @@ bool Legaliser::rewriteDefinition(llvm::Instruction &instruction, llvm::FixedVec
   } else if (auto *select = llvm::dyn_cast<llvm::SelectInst>(&instruction)) {
     const Values a = components(select->getTrueValue()), b = components(select->getFalseValue());
     llvm::Value *condition = select->getCondition();
-    const Values conditions = illegalVector(condition->getType()) ? components(condition) : Values();
+    const Values conditions =
+        illegalVector(condition->getType()) ? components(condition) : Values();
     each([&](unsigned i) {
       return builder.CreateSelect(conditions.empty() ? condition : conditions[i], a[i], b[i]);
     });
@@ -290,7 +279,8 @@ bool Legaliser::rewriteDefinition(llvm::Instruction &instruction, llvm::FixedVec
     } else {
       for (unsigned i = 0; i < count; ++i)
         out[i] = builder.CreateSelect(
-            builder.CreateICmpEQ(index, llvm::ConstantInt::get(index->getType(), i)), value, out[i]);
+            builder.CreateICmpEQ(index, llvm::ConstantInt::get(index->getType(), i)), value,
+            out[i]);
     }
   } else if (auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(&instruction)) {
     const Values sources = shuffleSources(builder, *shuffle);
@@ -317,8 +307,7 @@ bool Legaliser::rewriteDefinition(llvm::Instruction &instruction, llvm::FixedVec
     llvm::SmallVector<llvm::Type *, 2> overloads{element};
     if (llvm::hasVectorInstrinsicOverloadedScalarOpd(id, 1))
       overloads.push_back(call->getArgOperand(1)->getType());
-    llvm::Function *scalar =
-        llvm::Intrinsic::getDeclaration(function_.getParent(), id, overloads);
+    llvm::Function *scalar = llvm::Intrinsic::getDeclaration(function_.getParent(), id, overloads);
     for (unsigned i = 0; i < count; ++i) {
       llvm::SmallVector<llvm::Value *, 3> arguments;
       for (unsigned a = 0; a < call->arg_size(); ++a) {
@@ -334,7 +323,7 @@ bool Legaliser::rewriteDefinition(llvm::Instruction &instruction, llvm::FixedVec
   if (failed_)
     return false;
   components_[&instruction] = std::move(out);
-  replaced_.push_back(&instruction);
+  replaced.push_back(&instruction);
   return true;
 }
 
@@ -345,8 +334,9 @@ bool Legaliser::rewriteUse(llvm::Instruction &instruction) {
     const Values parts = components(extract->getVectorOperand());
     llvm::Value *index = extract->getIndexOperand();
     if (auto *constant = llvm::dyn_cast<llvm::ConstantInt>(index)) {
-      replacement = constant->getZExtValue() < parts.size() ? parts[constant->getZExtValue()]
-                                                            : llvm::PoisonValue::get(extract->getType());
+      replacement = constant->getZExtValue() < parts.size()
+                        ? parts[constant->getZExtValue()]
+                        : llvm::PoisonValue::get(extract->getType());
     } else {
       replacement = parts[0];
       for (unsigned i = 1; i < parts.size(); ++i)
@@ -366,7 +356,8 @@ bool Legaliser::rewriteUse(llvm::Instruction &instruction) {
       llvm::Value *address =
           i ? builder.CreateConstInBoundsGEP1_64(parts[i]->getType(), pointer, i) : pointer;
       llvm::StoreInst *part = builder.CreateAlignedStore(
-          parts[i], address, llvm::commonAlignment(store->getAlign(), i * size), store->isVolatile());
+          parts[i], address, llvm::commonAlignment(store->getAlign(), i * size),
+          store->isVolatile());
       part->setAtomic(store->getOrdering(), store->getSyncScopeID());
     }
   } else if (auto *shuffle = llvm::dyn_cast<llvm::ShuffleVectorInst>(&instruction)) {
@@ -415,7 +406,7 @@ bool Legaliser::rewriteUse(llvm::Instruction &instruction) {
     return false;
   if (replacement)
     instruction.replaceAllUsesWith(replacement);
-  replaced_.push_back(&instruction);
+  replaced.push_back(&instruction);
   return true;
 }
 
@@ -437,12 +428,13 @@ bool Legaliser::rewritePointer(llvm::Instruction &instruction, llvm::FixedVector
     llvm::Value *index = gep->getOperand(1);
     result = builder.CreateGEP(
         element, base,
-        builder.CreateMul(index, llvm::ConstantInt::get(index->getType(), pointee->getNumElements())));
+        builder.CreateMul(index,
+                          llvm::ConstantInt::get(index->getType(), pointee->getNumElements())));
   } else {
     return false;
   }
   componentPointers_[&instruction] = result;
-  replaced_.push_back(&instruction);
+  replaced.push_back(&instruction);
   return true;
 }
 
@@ -458,7 +450,7 @@ bool Legaliser::rewrite(llvm::Instruction &instruction) {
     if (llvm::Value *pointer = componentPointer(cast->getOperand(0))) {
       llvm::IRBuilder<> builder(cast);
       cast->replaceAllUsesWith(builder.CreateBitCast(pointer, type));
-      replaced_.push_back(cast);
+      replaced.push_back(cast);
       return true;
     }
   // gep <M x T>* p, i, j: component j of the i-th vector.
@@ -471,39 +463,18 @@ bool Legaliser::rewrite(llvm::Instruction &instruction) {
       llvm::Value *outer = gep->getOperand(1);
       llvm::Value *inner = builder.CreateSExtOrTrunc(gep->getOperand(2), outer->getType());
       llvm::Value *index = builder.CreateAdd(
-          builder.CreateMul(outer, llvm::ConstantInt::get(outer->getType(), pointee->getNumElements())),
+          builder.CreateMul(outer,
+                            llvm::ConstantInt::get(outer->getType(), pointee->getNumElements())),
           inner);
       llvm::Value *address = builder.CreateGEP(pointee->getElementType(), base, index);
       gep->replaceAllUsesWith(builder.CreateBitCast(address, type));
-      replaced_.push_back(gep);
+      replaced.push_back(gep);
       return true;
     }
   return rewriteUse(instruction);
 }
 
-bool Legaliser::run(size_t &rewritten, std::string &error) {
-  for (llvm::Argument &argument : function_.args())
-    if (mentionsIllegal(argument.getType())) {
-      error = "the optimiser gave function '" + function_.getName().str() +
-              "' an argument of a vector type SPIR-V does not have: " + describe(argument);
-      return false;
-    }
-  llvm::ReversePostOrderTraversal<llvm::Function *> order(&function_);
-  for (llvm::BasicBlock *block : order)
-    for (llvm::Instruction &instruction : llvm::make_early_inc_range(*block)) {
-      bool mentioned = mentionsIllegal(instruction.getType());
-      for (llvm::Value *operand : instruction.operands())
-        mentioned |= mentionsIllegal(operand->getType());
-      if (!mentioned)
-        continue;
-      if (!rewrite(instruction)) {
-        error = "cannot express in SPIR-V's vector lengths (2, 3, 4, 8, 16) what the optimiser "
-                "made of this program: " +
-                describe(instruction) + " (in function '" + function_.getName().str() +
-                "'); -cl-opt-disable avoids it";
-        return false;
-      }
-    }
+bool Legaliser::finish(std::string &error) {
   for (llvm::PHINode *phi : phis_) {
     const Values parts = components_[phi];
     for (unsigned i = 0; i < phi->getNumIncomingValues(); ++i) {
@@ -517,43 +488,17 @@ bool Legaliser::run(size_t &rewritten, std::string &error) {
         llvm::cast<llvm::PHINode>(parts[c])->addIncoming(incoming[c], phi->getIncomingBlock(i));
     }
   }
-  // The rewritten instructions are now unused (their users were rewritten
-  // with them), or used only by each other.
-  for (llvm::Instruction *instruction : replaced_)
-    instruction->dropAllReferences();
-  for (llvm::Instruction *instruction : replaced_)
-    instruction->eraseFromParent();
-  rewritten += replaced_.size();
   return true;
 }
 
 } // namespace
 
 bool legaliseVectorLengths(llvm::Module &module, size_t &rewritten, std::string &error) {
-  for (llvm::GlobalVariable &global : module.globals())
-    if (mentionsIllegal(global.getValueType())) {
-      error = "a module-scope variable has a vector type SPIR-V does not have: " + describe(global);
-      return false;
-    }
-  for (llvm::Function &function : module) {
-    if (function.isDeclaration())
-      continue;
-    bool any = false;
-    for (llvm::Instruction &instruction : llvm::instructions(function)) {
-      any |= mentionsIllegal(instruction.getType());
-      for (llvm::Value *operand : instruction.operands())
-        any |= mentionsIllegal(operand->getType());
-      if (any)
-        break;
-    }
-    if (!any)
-      continue;
-    // Blocks the traversal below does not visit could keep uses.
-    llvm::removeUnreachableBlocks(function);
-    if (!Legaliser(function).run(rewritten, error))
-      return false;
-  }
-  return true;
+  const Legalisation vectors{
+      mentionsIllegal, "a vector type SPIR-V does not have",
+      "SPIR-V's vector lengths (2, 3, 4, 8, 16)",
+      [](llvm::Function &function) { return std::make_unique<Legaliser>(function); }};
+  return legalise(module, vectors, rewritten, error);
 }
 
 } // namespace lanewise::translator

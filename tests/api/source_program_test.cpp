@@ -11,6 +11,7 @@
 #include "common.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <barrier>
 #include <cerrno>
@@ -989,6 +990,132 @@ TEST_F(SourceProgram, OptimisedVectorsOfLengthsSPIRVLacksBuildAndRun) {
     launch(program, "carried", n,
            {argumentOf(ms), argumentOf(mp), argumentOf(mr), argumentOf(rounds)});
     EXPECT_EQ(readBack<cl_uint>(mr, n), carried) << options;
+  }
+}
+
+// clang-14 -O2 replaces a loop that sums i, i * i or i * i * i by its closed
+// form, computed by SCEV one bit wider than the loop's type (an i33 for a
+// uint loop, an i65 for a ulong one); the SLP vectoriser pairs two such
+// sums in a <2 x i33>; InstCombine narrows a switch's selector to an i4.
+// OpenCL's SPIR-V environment has none of these widths; llvm-spirv-14 wrote
+// them with SPV_INTEL_arbitrary_precision_integers, which few consumers
+// read. The driver's translator promotes them as LLVM's type legalisation
+// does. The expected values are the loops themselves, run on the host in
+// the kernel's types.
+template <typename T> std::array<T, 4> sumsOf(T count) {
+  T a = 0, b = 0, d = 0, e = 0;
+  for (T i = 1; i < count; i++) a = T(a + i);
+  for (T i = 0; i < count; i++) b = T(b + T(i * i));
+  for (T i = 0; i < count; i++) d = T(d + T(T(i * i) * i));
+  for (T i = count; i > 3; i = T(i - 3)) e = T(e + T(T(i * 7) - 5));
+  return {a, b, d, e};
+}
+
+// Whether SPIR-V words in `binary` (anywhere in it, at any offset) declare an
+// OpTypeInt of a width other than 8, 16, 32 and 64 bits.
+bool declaresOddIntegers(const std::vector<unsigned char> &binary) {
+  auto word = [&](size_t at) {
+    uint32_t value;
+    std::memcpy(&value, &binary[at], sizeof value);
+    return value;
+  };
+  const uint32_t typeInt = 3u << 16 | 21u; // word count 3, OpTypeInt
+  for (size_t at = 0; at + 12 <= binary.size(); ++at)
+    if (word(at) == typeInt) {
+      const uint32_t width = word(at + 8);
+      if (width != 8 && width != 16 && width != 32 && width != 64)
+        return true;
+    }
+  return false;
+}
+
+TEST_F(SourceProgram, OptimisedIntegerWidthsSPIRVLacksBuildAndRun) {
+  const std::string text =
+      "#define SUMS(T, name)                                                \\\n"
+      "kernel void name(global const T *n, global T *out) {                \\\n"
+      "  size_t g = get_global_id(0); T c = n[g];                          \\\n"
+      "  T a = 0, b = 0, d = 0, e = 0;                                     \\\n"
+      "  for (T i = 1; i < c; i++) a += i;                                 \\\n"
+      "  for (T i = 0; i < c; i++) b += i * i;                             \\\n"
+      "  for (T i = 0; i < c; i++) d += i * i * i;                         \\\n"
+      "  for (T i = c; i > 3; i -= 3) e += i * 7 - 5;                      \\\n"
+      "  out[4 * g] = a; out[4 * g + 1] = b; out[4 * g + 2] = d; out[4 * g + 3] = e; }\n"
+      "SUMS(uchar, sums_uchar)\n"
+      "SUMS(ushort, sums_ushort)\n"
+      "SUMS(uint, sums_uint)\n"
+      "SUMS(int, sums_int)\n"
+      "SUMS(ulong, sums_ulong)\n"
+      "SUMS(long, sums_long)\n"
+      "kernel void pair(global const uint *n, global uint2 *out) {\n"
+      "  size_t g = get_global_id(0); uint c = n[g]; uint2 r = 0;\n"
+      "  for (uint i = 1; i < c; i++) { r.x += i; r.y += i * i; }\n"
+      "  out[g] = r;\n"
+      "}\n"
+      "kernel void nibble(global const uint *n, global int *out) {\n"
+      "  size_t g = get_global_id(0); int r;\n"
+      "  switch ((n[g] >> 3) & 15) {\n"
+      "  case 0: r = 5; break; case 3: r = 9; break; case 7: case 11: r = -2; break;\n"
+      "  case 15: r = 44; break; default: r = 1;\n"
+      "  }\n"
+      "  out[g] = r;\n"
+      "}\n";
+  cl_program program = built(text);
+  ASSERT_NE(program, nullptr);
+  // Promoted in the translation, the SPIR-V needs no
+  // SPV_INTEL_arbitrary_precision_integers: any consumer reads it.
+  EXPECT_FALSE(declaresOddIntegers(programBinary(program)));
+  // Counts around each width's wrap-around, for the unsigned types; small
+  // and negative ones for the signed, whose overflow is undefined.
+  auto check = [&](const char *name, auto type, std::vector<uint64_t> counts) {
+    using T = decltype(type);
+    std::vector<T> n;
+    for (uint64_t count : counts)
+      n.push_back(T(count));
+    cl_mem mn = buffer(n), mo = buffer(std::vector<T>(4 * n.size()));
+    launch(program, name, n.size(), {argumentOf(mn), argumentOf(mo)});
+    const std::vector<T> out = readBack<T>(mo, 4 * n.size());
+    for (size_t i = 0; i < n.size(); ++i)
+      EXPECT_EQ((std::array<T, 4>{out[4 * i], out[4 * i + 1], out[4 * i + 2], out[4 * i + 3]}),
+                sumsOf<T>(n[i]))
+          << name << " " << +n[i];
+  };
+  std::vector<uint64_t> wide = {0, 1, 2, 3, 4, 5, 17, 100, 255, 256, 1000, 65535, 65536, 92682,
+                                92683, 100000, 131071, 262145, 1000003};
+  std::vector<uint64_t> bytes, shorts;
+  for (uint64_t c = 0; c < 256; ++c)
+    bytes.push_back(c);
+  for (uint64_t c = 0; c < 65536; c += 257)
+    shorts.push_back(c);
+  check("sums_uchar", cl_uchar(), bytes);
+  check("sums_ushort", cl_ushort(), shorts);
+  check("sums_uint", cl_uint(), wide);
+  check("sums_ulong", cl_ulong(), wide);
+  std::vector<uint64_t> small = {0, 1, 2, 3, 4, 7, 100, 1000};
+  for (int64_t negative : {-1, -2, -5, -1000})
+    small.push_back(uint64_t(negative));
+  check("sums_int", cl_int(), small);
+  check("sums_long", cl_long(), small);
+
+  std::vector<cl_uint> n(wide.begin(), wide.end());
+  cl_mem mn = buffer(n), mp = buffer(std::vector<cl_uint>(2 * n.size()));
+  launch(program, "pair", n.size(), {argumentOf(mn), argumentOf(mp)});
+  const std::vector<cl_uint> pairs = readBack<cl_uint>(mp, 2 * n.size());
+  for (size_t i = 0; i < n.size(); ++i) {
+    const std::array<cl_uint, 4> sums = sumsOf<cl_uint>(n[i]);
+    EXPECT_EQ(pairs[2 * i], sums[0]) << n[i];
+    EXPECT_EQ(pairs[2 * i + 1], sums[1]) << n[i]; // i * i from 1 or from 0: the same sum
+  }
+
+  std::vector<cl_uint> selectors(256);
+  for (cl_uint k = 0; k < 256; ++k)
+    selectors[k] = k * 0x01010101u;
+  cl_mem ms = buffer(selectors), mr = buffer(std::vector<cl_int>(256));
+  launch(program, "nibble", 256, {argumentOf(ms), argumentOf(mr)});
+  const std::vector<cl_int> chosen = readBack<cl_int>(mr, 256);
+  for (cl_uint k = 0; k < 256; ++k) {
+    const cl_uint nib = (selectors[k] >> 3) & 15;
+    const cl_int want = nib == 0 ? 5 : nib == 3 ? 9 : nib == 7 || nib == 11 ? -2 : nib == 15 ? 44 : 1;
+    EXPECT_EQ(chosen[k], want) << selectors[k];
   }
 }
 
