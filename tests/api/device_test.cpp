@@ -295,6 +295,20 @@ TEST_F(Device, BelongsToTheTestPlatform) {
   EXPECT_EQ(info<cl_platform_id>(CL_DEVICE_PLATFORM), testPlatform());
 }
 
+// vYYYY-MM-DD-XX (OpenCL 3.0, 4.2), with a month and a day that exist.
+TEST_F(Device, LatestConformanceVersionHasTheSpecifiedForm) {
+  const std::string version = string(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED);
+  int year = -1, month = -1, day = -1, revision = -1, length = 0;
+  ASSERT_EQ(std::sscanf(version.c_str(), "v%4d-%2d-%2d-%2d%n", &year, &month, &day, &revision,
+                        &length),
+            4)
+      << version;
+  EXPECT_EQ(size_t(length), version.size()) << version;
+  EXPECT_EQ(version.size(), std::string("vYYYY-MM-DD-XX").size()) << version;
+  EXPECT_TRUE(month >= 1 && month <= 12) << version;
+  EXPECT_TRUE(day >= 1 && day <= 31) << version;
+}
+
 TEST_F(Device, ProfileIsFull) { EXPECT_EQ(string(CL_DEVICE_PROFILE), "FULL_PROFILE"); }
 
 TEST_F(Device, VersionIsOpenCL30) {
