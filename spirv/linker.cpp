@@ -5,6 +5,7 @@
 
 #include <spirv/unified1/spirv.hpp>
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace lanewise::spirv {
@@ -59,6 +60,25 @@ std::vector<std::vector<uint32_t>> withLinesShifted(std::vector<std::vector<uint
   return modules;
 }
 
+// SPIRV-Tools' linker refuses modules of different versions ("Conflicting
+// SPIR-V versions"), and llvm-spirv-14 writes each object in the lowest
+// version it needs: an object with a program-scope variable in 1.4, a
+// library of plain functions in 1.0. Each module is declared in the newest
+// version among them: a later version gives an earlier one's instructions
+// the same meaning, and of the rules it adds, the one a Kernel module can
+// break (1.4: an entry point lists every module-scope variable it uses) is
+// completed by the loader's normaliser after the link.
+std::vector<std::vector<uint32_t>> inNewestVersion(std::vector<std::vector<uint32_t>> modules) {
+  uint32_t newest = 0;
+  for (const std::vector<uint32_t> &words : modules)
+    if (words.size() >= headerWords)
+      newest = std::max(newest, words[1]);
+  for (std::vector<uint32_t> &words : modules)
+    if (words.size() >= headerWords)
+      words[1] = newest;
+  return modules;
+}
+
 LinkResult link(const std::vector<std::vector<uint32_t>> &modules, bool library) {
   LinkResult result;
   spvtools::Context context(SPV_ENV_UNIVERSAL_1_4);
@@ -77,7 +97,8 @@ LinkResult link(const std::vector<std::vector<uint32_t>> &modules, bool library)
 
 } // namespace
 
-LinkResult linkModules(const std::vector<std::vector<uint32_t>> &modules, bool library) {
+LinkResult linkModules(const std::vector<std::vector<uint32_t>> &inputs, bool library) {
+  const std::vector<std::vector<uint32_t>> modules = inNewestVersion(inputs);
   LinkResult shifted = link(withLinesShifted(modules), library);
   if (!shifted.ok || linesNameStrings(shifted.words))
     return shifted;

@@ -1963,6 +1963,39 @@ TEST_F(CompileLink, CreateLibraryThenLink) {
   }
 }
 
+// llvm-spirv-14 writes an object with a program-scope variable in SPIR-V
+// 1.4 and a library of plain functions in 1.0; the link takes both (the
+// OpenCL-CTS generic_address_space library_function case). The helper
+// reads through a generic pointer to each address space.
+TEST_F(CompileLink, ObjectsOfDifferentSPIRVVersionsLink) {
+  cl_program helper = source("bool matches(float *p, float value) {\n"
+                             "  cl_mem_fence_flags fence = get_fence(p);\n"
+                             "  return *p == value && (fence & ~(CLK_GLOBAL_MEM_FENCE |\n"
+                             "                                   CLK_LOCAL_MEM_FENCE)) == 0;\n"
+                             "}\n");
+  cl_program user = source("extern bool matches(float *p, float value);\n"
+                           "global float g = 1.0f;\n"
+                           "kernel void check(global uint *out) {\n"
+                           "  local float l;\n"
+                           "  l = 2.0f;\n"
+                           "  float p = 3.0f;\n"
+                           "  out[get_global_id(0)] = matches(&g, 1.0f) + 2 * matches(&l, 2.0f) +\n"
+                           "                          4 * matches(&p, 3.0f) + 8 * !matches(&p, 4.0f);\n"
+                           "}\n");
+  ASSERT_TRUE(helper && user);
+  ASSERT_EQ(compile(helper, "-cl-std=CL3.0"), CL_SUCCESS) << buildLog(helper, device);
+  ASSERT_EQ(compile(user, "-cl-std=CL3.0"), CL_SUCCESS) << buildLog(user, device);
+  cl_int error = CL_SUCCESS;
+  cl_program library = link({helper}, "-create-library", error);
+  ASSERT_EQ(error, CL_SUCCESS) << (library ? buildLog(library, device) : "");
+  for (auto order : {std::vector<cl_program>{user, library}, std::vector<cl_program>{library, user},
+                     std::vector<cl_program>{user, helper}}) {
+    cl_program linked = link(order, "", error);
+    ASSERT_EQ(error, CL_SUCCESS) << (linked ? buildLog(linked, device) : "");
+    EXPECT_EQ(run<uint32_t>(linked, "check", 8), std::vector<uint32_t>(8, 15u));
+  }
+}
+
 // clLinkProgram errors: input programs that are neither compiled objects
 // nor libraries (CL_INVALID_OPERATION), an unknown option
 // (CL_INVALID_LINKER_OPTIONS), no programs (CL_INVALID_VALUE).
