@@ -110,6 +110,82 @@ size_t guardDimensionIndices(llvm::Module &module) {
   return count;
 }
 
+// OpenCL's address spaces in SPIR's numbering: the generic one, and a
+// cast between two others, which SPIR-V does not have (OpenCL C 3.0, 6.7.9:
+// a named address space converts only to and from the generic one).
+constexpr unsigned kGenericSpace = 4;
+
+bool castsBetweenNamedSpaces(const llvm::Value *value) {
+  const auto *cast = llvm::dyn_cast<llvm::Operator>(value);
+  if (!cast || cast->getOpcode() != llvm::Instruction::AddrSpaceCast)
+    return false;
+  const unsigned from = cast->getOperand(0)->getType()->getPointerAddressSpace();
+  const unsigned to = cast->getType()->getPointerAddressSpace();
+  return from != kGenericSpace && to != kGenericSpace && from != to;
+}
+
+bool mentionsNamedSpaceCast(const llvm::Constant *constant) {
+  if (castsBetweenNamedSpaces(constant))
+    return true;
+  if (const auto *expression = llvm::dyn_cast<llvm::ConstantExpr>(constant))
+    for (const llvm::Use &operand : expression->operands())
+      if (mentionsNamedSpaceCast(llvm::cast<llvm::Constant>(operand.get())))
+        return true;
+  return false;
+}
+
+// The constant expression `constant` as instructions before `before`.
+llvm::Value *asInstructions(llvm::Constant *constant, llvm::Instruction *before) {
+  auto *expression = llvm::dyn_cast<llvm::ConstantExpr>(constant);
+  if (!expression || !mentionsNamedSpaceCast(expression))
+    return constant;
+  llvm::Instruction *made = expression->getAsInstruction(before);
+  for (llvm::Use &operand : made->operands())
+    if (auto *inner = llvm::dyn_cast<llvm::Constant>(operand.get()))
+      operand.set(asInstructions(inner, made));
+  return made;
+}
+
+// clang-14 -O2 folds a comparison of generic pointers made from a __local
+// and a __global one into `addrspacecast (i32 addrspace(3)* null to i32
+// addrspace(1)*)`, a cast between two named address spaces (the OpenCL-CTS
+// generic_address_space compare_pointers case); llvm-spirv-14 refuses it
+// ("Casts from private/local/global address space are allowed only to
+// generic"). Such a cast means what the generic casts it was folded from
+// mean: to generic (OpPtrCastToGeneric), then to the other space
+// (OpGenericCastToPtr), which gives null where the pointer is not in that
+// space. Constant expressions that contain one become instructions first.
+size_t castThroughGeneric(llvm::Module &module) {
+  std::vector<llvm::Instruction *> casts;
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &instruction : llvm::instructions(function)) {
+      for (llvm::Use &operand : instruction.operands()) {
+        auto *constant = llvm::dyn_cast<llvm::ConstantExpr>(operand.get());
+        if (!constant || !mentionsNamedSpaceCast(constant))
+          continue;
+        auto *phi = llvm::dyn_cast<llvm::PHINode>(&instruction);
+        llvm::Instruction *before =
+            phi ? phi->getIncomingBlock(operand)->getTerminator() : &instruction;
+        operand.set(asInstructions(constant, before));
+      }
+    }
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &instruction : llvm::instructions(function))
+      if (castsBetweenNamedSpaces(&instruction))
+        casts.push_back(&instruction);
+  for (llvm::Instruction *cast : casts) {
+    auto *pointer = llvm::cast<llvm::PointerType>(cast->getType());
+    llvm::Type *generic = llvm::PointerType::getWithSamePointeeType(pointer, kGenericSpace);
+    // Instructions, not IRBuilder's casts, which would fold a constant
+    // operand back into one cast.
+    auto *toGeneric = new llvm::AddrSpaceCastInst(cast->getOperand(0), generic, "to.generic", cast);
+    auto *fromGeneric = new llvm::AddrSpaceCastInst(toGeneric, pointer, cast->getName(), cast);
+    cast->replaceAllUsesWith(fromGeneric);
+    cast->eraseFromParent();
+  }
+  return casts.size();
+}
+
 } // namespace
 
 namespace {
@@ -163,6 +239,9 @@ std::vector<std::string> fixUp(llvm::Module &module) {
     notes.push_back("replaced " + std::to_string(count) + " freeze instructions by their operands");
   if (const size_t count = guardDimensionIndices(module))
     notes.push_back("guarded the dimension of " + std::to_string(count) + " work-item function calls");
+  if (const size_t count = castThroughGeneric(module))
+    notes.push_back("cast " + std::to_string(count) +
+                    " pointers between named address spaces through the generic one");
   if (const size_t count = splatSelectConditions(module))
     notes.push_back("splatted the conditions of " + std::to_string(count) + " vector selects");
   return notes;

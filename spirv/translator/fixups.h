@@ -16,7 +16,7 @@ namespace lanewise::translator {
 
 // Raised whenever the fix-ups change, so that the driver's cache (keyed by
 // the translator's identity) does not serve SPIR-V translated without them.
-constexpr int kFixUpRevision = 9;
+constexpr int kFixUpRevision = 10;
 
 // Applies every fix-up to `module`. Returns one line per kind of change made
 // ("replaced 3 freeze instructions ..."), for the build log of -v builds.

@@ -1963,6 +1963,31 @@ TEST_F(CompileLink, CreateLibraryThenLink) {
   }
 }
 
+// clang-14 -O2 folds comparisons of generic pointers made from a __local
+// and a __global one into a cast between the two named spaces, which SPIR-V
+// does not have; llvm-spirv-14 refused the module (the OpenCL-CTS
+// generic_address_space compare_pointers case). Null pointers of every
+// space are equal as generic pointers; pointers into two spaces are not.
+TEST_F(SourceProgram, GenericPointersOfTwoSpacesCompare) {
+  cl_program program = built(
+      "kernel void compare(global uint *out, global int *g) {\n"
+      "  local int l[2];\n"
+      "  int *ptr = NULL;\n"
+      "  local int *lnull = NULL;\n"
+      "  global int *gnull = NULL;\n"
+      "  ptr = lnull;\n"
+      "  out[0] = (gnull == ptr) && (lnull == ptr);\n"
+      "  int *lp = &l[1], *gp = g + 1;\n"
+      "  out[1] = (gp == lp) + 2 * (lp == (int *)(l + 1)) + 4 * (gp == (int *)(g + 1));\n"
+      "  out[2] = to_global(lp) == gnull && to_local(gp) == lnull;\n"
+      "}\n",
+      "-cl-std=CL3.0");
+  ASSERT_NE(program, nullptr);
+  cl_mem out = buffer(std::vector<cl_uint>(3)), g = buffer(std::vector<cl_int>(4));
+  launch(program, "compare", 1, {argumentOf(out), argumentOf(g)});
+  EXPECT_EQ(readBack<cl_uint>(out, 3), (std::vector<cl_uint>{1, 6, 1}));
+}
+
 // llvm-spirv-14 writes an object with a program-scope variable in SPIR-V
 // 1.4 and a library of plain functions in 1.0; the link takes both (the
 // OpenCL-CTS generic_address_space library_function case). The helper
