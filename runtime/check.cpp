@@ -1073,12 +1073,37 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
     }
   }
   if (what)
-    reportLocalRace(s, lane, site, address, other, otherSite, what);
+    reportLocalRace(s, lane, site, address, other, otherSite, what,
+                    write && storesSameValue(s, lane, site, address, bytes, other, otherSite));
+}
+
+// Whether the store at `site` writes, for `lane`, what the racing store of
+// work-item `other` (at `otherSite`, plus one) wrote or writes at `address`.
+// The check runs before the store: a store of an earlier instruction or
+// warp is in memory; one of this instruction, by another lane of this warp,
+// is still in its register. Known for scalars held in registers only.
+bool CheckSession::storesSameValue(const ExecutionState &s, std::uint32_t lane,
+                                   std::uint32_t site, std::uint64_t address, std::uint64_t bytes,
+                                   std::uint32_t other, std::uint32_t otherSite) const {
+  const CheckSite &where = code_.checks->sites[site];
+  if (!where.storedBytes || bytes > where.storedBytes || other == severalReaders)
+    return false;
+  auto storedBy = [&](std::uint32_t l) {
+    // Little-endian: a narrower store writes the element's low bytes.
+    return s.reg<const std::uint8_t>(where.storedOffset) +
+           (where.storedVarying ? std::uint64_t(l) * where.storedBytes : 0);
+  };
+  const std::uint64_t otherLane = std::uint64_t(other - 1) - s.firstLocalIndex;
+  const bool pending = otherSite == site + 1 && other - 1 >= s.firstLocalIndex &&
+                       otherLane < s.laneCount && s.isActive(static_cast<std::uint32_t>(otherLane));
+  const void *theirs = pending ? storedBy(static_cast<std::uint32_t>(otherLane))
+                               : reinterpret_cast<const void *>(address);
+  return std::memcmp(storedBy(lane), theirs, bytes) == 0;
 }
 
 void CheckSession::reportLocalRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                                    std::uint64_t address, std::uint32_t other,
-                                   std::uint32_t otherSite, const char *what) {
+                                   std::uint32_t otherSite, const char *what, bool sameValue) {
   char detail[256];
   if (other == severalReaders)
     std::snprintf(detail, sizeof detail,
@@ -1087,8 +1112,15 @@ void CheckSession::reportLocalRace(const ExecutionState &s, std::uint32_t lane, 
     std::snprintf(detail, sizeof detail,
                   "local memory %s work-item with local linear id %u, with no barrier between",
                   what, other - 1);
+  // Still a race (OpenCL C 3.0, 6.15.8: the result is undefined), but the
+  // common one of every work-item storing a whole shared tile: the report
+  // says so, to point at the fix (one work-item stores, then a barrier).
+  const std::string same =
+      sameValue ? "; both stored the same value (every work-item writing the same data is "
+                  "still a race: let one work-item store it, then barrier)"
+                : "";
   report(s, lane, site, FindingKind::DataRace,
-         detail + otherAccess(otherSite) + owner(s, lane, address, CheckSite::Space::Local),
+         detail + same + otherAccess(otherSite) + owner(s, lane, address, CheckSite::Space::Local),
          Place{address, CheckSite::Space::Local});
 }
 

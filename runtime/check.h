@@ -72,6 +72,12 @@ struct CheckSite {
   // Not checked for races: atomics, and asynchronous copies (made by the
   // work-group, not by one work-item).
   bool skipsRaces = false;
+  // A store of a scalar held in a register: that register (its element
+  // size and whether it is varying), so that a race report can say that the
+  // racing work-items stored the same value. storedBytes 0: not known.
+  std::uint32_t storedOffset = 0;
+  std::uint8_t storedBytes = 0;
+  bool storedVarying = false;
   // A use of a value that may be undefined: where the value may come from
   // ("; the value comes from the read of private variable 'a' at k.cl:7"),
   // appended to the report; empty when unknown.
@@ -243,7 +249,10 @@ private:
                 std::uint64_t arena, std::uint64_t privateBase);
   void reportLocalRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                        std::uint64_t address, std::uint32_t other, std::uint32_t otherSite,
-                       const char *what);
+                       const char *what, bool sameValue);
+  bool storesSameValue(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                       std::uint64_t address, std::uint64_t bytes, std::uint32_t other,
+                       std::uint32_t otherSite) const;
   template <std::uint64_t Bytes> // 0: `bytes` bytes
   void checkRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                  std::uint64_t address, std::uint64_t bytes, bool write);

@@ -54,9 +54,16 @@ void KernelLowering::storeFrom(const Value &pointer, uint64_t displacement, uint
       storeFrom(pointer, displacement + offsets[i], memberTypes[i], value.members[i]);
     return;
   }
+  const size_t sites = checks_ ? checks_->sites.size() : 0;
   const uint32_t address =
       checkedAddress(pointer, displaced(pointer, displacement), accessBytes(value),
                      requiredAlignment(value), true);
+  if (checks_ && checks_->sites.size() > sites && value.components == 1) {
+    runtime::CheckSite &site = checks_->sites.back();
+    site.storedOffset = value.offset;
+    site.storedBytes = static_cast<uint8_t>(value.elementBytes());
+    site.storedVarying = value.varying;
+  }
   emit(runtime::storeHandler(value.elementBytes(), Shape{false, {pointer.varying, value.varying}}),
        0, {address, value.offset}, value.components);
 }

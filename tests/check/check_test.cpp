@@ -530,6 +530,47 @@ TEST_P(CheckedMode, LocalMemoryRaceOfARowReadingOneElement) {
   expectOther(findings, "local_race_read_by_a_row", "local linear id 0");
 }
 
+// A race of stores of the same value is a race (OpenCL C 3.0, 6.15.8), and
+// the report says that the values were the same; of different values, it
+// does not. The stores race in one instruction of a warp (the tiles), or in
+// two (the cell: the first store is in memory when the second is checked).
+std::vector<float> raceInput() {
+  std::vector<float> in(16);
+  for (int i = 0; i < 16; ++i)
+    in[i] = 0.5f * float(i) - 3.0f;
+  return in;
+}
+const char *const kSameValue = "both stored the same value";
+
+TEST_P(CheckedMode, LocalMemoryRaceOfStoresOfTheSameValueSaysSo) {
+  cl_kernel k = kernel("local_race_same_tile");
+  arg(k, 0, buffer(raceInput()));
+  arg(k, 1, buffer(std::vector<float>(16)));
+  const std::vector<Finding> findings = run(k, {16}, {16});
+  expectFinding(findings, "data-race", "local_race_same_tile", {1, 0, 0});
+  expectOther(findings, "local_race_same_tile", kSameValue);
+}
+
+TEST_P(CheckedMode, LocalMemoryRaceOfStoresOfDifferentValuesDoesNotSaySo) {
+  cl_kernel k = kernel("local_race_different_tiles");
+  arg(k, 0, buffer(raceInput()));
+  arg(k, 1, buffer(std::vector<float>(16)));
+  const std::vector<Finding> findings = run(k, {16}, {16});
+  expectFinding(findings, "data-race", "local_race_different_tiles", {1, 0, 0});
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings.front().message.find(kSameValue), std::string::npos)
+      << findings.front().message;
+}
+
+TEST_P(CheckedMode, LocalMemoryRaceOfTwoStatementsStoringTheSameValueSaysSo) {
+  cl_kernel k = kernel("local_race_same_cell");
+  arg(k, 0, buffer(raceInput()));
+  arg(k, 1, buffer(std::vector<float>(16)));
+  const std::vector<Finding> findings = run(k, {16}, {16});
+  expectFinding(findings, "data-race", "local_race_same_cell", {1, 0, 0});
+  expectOther(findings, "local_race_same_cell", kSameValue);
+}
+
 TEST_P(CheckedMode, GlobalMemoryRaceWithinAWorkGroup) {
   cl_kernel k = kernel("global_race_in_group");
   arg(k, 0, buffer(std::vector<int>(32)));

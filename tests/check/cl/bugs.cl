@@ -191,6 +191,39 @@ kernel void local_race_read_by_a_row(global int *out) {
   out[get_global_id(0)] = tile[l / 4]; // BUG
 }
 
+// Every work-item stores the whole tile, as a video library's Harris kernel
+// did: the same values, still a race.
+kernel void local_race_same_tile(global const float *in, global float *out) {
+  local float tile[16];
+  for (int i = 0; i < 16; ++i)
+    tile[i] = in[i] * 2.0f; // BUG
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[get_local_id(0)];
+}
+
+// The same, with values that differ between the work-items.
+kernel void local_race_different_tiles(global const float *in, global float *out) {
+  local float tile[16];
+  for (int i = 0; i < 16; ++i)
+    tile[i] = in[i] + (float)get_local_id(0); // BUG
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[get_local_id(0)];
+}
+
+// Two work-items store the same value by two statements (in[1] - 0.5f is
+// in[0] for the test's input): the first store is in memory when the second
+// is checked.
+kernel void local_race_same_cell(global const float *in, global float *out) {
+  local float cell;
+  size_t l = get_local_id(0);
+  if (l == 0)
+    cell = in[0];
+  if (get_global_id(0) == 1)
+    cell = in[1] - 0.5f; // BUG
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = cell;
+}
+
 kernel void global_race_in_group(global int *data, global int *out) {
   size_t g = get_global_id(0);
   data[g] = (int)g;
