@@ -22,7 +22,7 @@ struct DeviceCapabilities {
   bool fp16 = true;                // cl_khr_fp16 and __opencl_c_fp16
   bool genericAddressSpace = true;
   bool programScopeGlobals = true;
-  bool workGroupCollectives = false;
+  bool workGroupCollectives = true;
   // Fine-grain buffer SVM with SVM atomics (device memory is host memory,
   // and kernel atomics are the host's), and atomics and fences of every
   // order and scope: __opencl_c_atomic_order_acq_rel, _seq_cst,

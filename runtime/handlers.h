@@ -319,6 +319,13 @@ Handler subgroupShuffleHandler(std::uint32_t elementBytes);
 Handler subgroupArithmeticHandler(builtins::GroupArithmetic op, Scalar type, std::uint32_t scan);
 // all, any, all_equal, elect.
 Handler subgroupVoteHandler();
+// Work-group collective functions, in two steps (publish, then collect,
+// each followed by a work-group barrier): see exec_workgroup.cpp. scan 0
+// reduce, 1 inclusive, 2 exclusive; all and any are LogicalAnd and
+// LogicalOr reductions of booleans.
+Handler workGroupArithmeticHandler(builtins::GroupArithmetic op, Scalar type, std::uint32_t scan,
+                                   bool collecting);
+Handler workGroupBroadcastHandler(std::uint32_t elementBytes, bool collecting);
 // ballot and the operations on ballots.
 Handler subgroupBallotHandler();
 // intel_sub_group_block_read / write.

@@ -609,6 +609,12 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
           "__opencl_c_atomic_scope_all_devices", "__opencl_c_read_write_images"})
       if (!reports(feature))
         result.undefine.push_back(feature);
+  // clang-14 knows no -cl-ext feature __opencl_c_work_group_collective_functions
+  // (opencl-c-base.h defines its macro for OpenCL C 2.0 only), and its
+  // header and built-in tables declare the work-group functions only where
+  // the macro is defined: for OpenCL C 3.0 the driver defines it.
+  if (standard == "CL3.0" && reports("__opencl_c_work_group_collective_functions"))
+    result.clang.insert(result.clang.end(), {"-D", "__opencl_c_work_group_collective_functions=1"});
   // OpenCL C 3.0, 6.12: __IMAGE_SUPPORT__ is defined when the device
   // supports images, and undefined otherwise; clang-14 defines it for every
   // SPIR target.

@@ -731,8 +731,7 @@ runtime::KernelCode KernelLowering::run() {
   for (uint32_t b = 0; b < n; ++b) {
     uint32_t pieces = 1;
     for (const Instruction &instruction : cfg_->order()[b]->instructions)
-      if (endsPiece(instruction))
-        ++pieces;
+      pieces += piecesEnded(instruction);
     firstPiece_[b + 1] = firstPiece_[b] + pieces;
   }
   code_.blocks.resize(firstPiece_[n]);
@@ -764,6 +763,24 @@ runtime::KernelCode KernelLowering::run() {
         code_.blocks[piece].phiCopies.push_back({shadow->second, undefShadow_.at(phi.result), 1,
                                                  shadowComponents(phi.result), true, true});
     }
+    // Ends the current piece at a work-group barrier of `instruction`,
+    // whose fences are `fences`: the warps wait there for each other.
+    auto endPieceAtBarrier = [&](const Instruction &instruction, uint32_t fences) {
+      runtime::Block &ending = code_.blocks[piece];
+      ending.instructionCount =
+          static_cast<uint32_t>(code_.instructions.size()) - ending.firstInstruction;
+      ending.terminator.kind = runtime::Terminator::Kind::Barrier;
+      ending.terminator.target = {piece + 1};
+      ending.terminator.barrierFences = fences;
+      if (checking(runtime::Check::Barriers))
+        ending.terminator.checkSite =
+            addSite(instruction, 0, runtime::CheckSite::Space::Generic, false);
+      ending.terminator.edgeCopies.resize(1);
+      code_.hasBarrier = true;
+      ++piece;
+      code_.blocks[piece].firstInstruction = static_cast<uint32_t>(code_.instructions.size());
+      code_.blocks[piece].sourceLabel = block.label;
+    };
     auto lowerInBlock = [&](const Instruction &original) {
       Instruction instruction = original;
       current_ = &instruction;
@@ -777,28 +794,16 @@ runtime::KernelCode KernelLowering::run() {
         emitFence(instruction, 1, 2);
         if (!endsPiece(instruction))
           return; // the lanes the barrier waits for run in lockstep
-        runtime::Block &ending = code_.blocks[piece];
-        ending.instructionCount =
-            static_cast<uint32_t>(code_.instructions.size()) - ending.firstInstruction;
-        ending.terminator.kind = runtime::Terminator::Kind::Barrier;
-        ending.terminator.target = {piece + 1};
         const auto semantics = module_.constantValue(instruction.idOperand(2));
         if (!semantics)
           fail(instruction, "the memory semantics must be a constant");
-        ending.terminator.barrierFences =
+        endPieceAtBarrier(
+            instruction,
             (*semantics & spv::MemorySemanticsWorkgroupMemoryMask ? uint32_t(runtime::FenceLocal)
                                                                   : 0u) |
-            (*semantics & spv::MemorySemanticsCrossWorkgroupMemoryMask
-                 ? uint32_t(runtime::FenceGlobal)
-                 : 0u);
-        if (checking(runtime::Check::Barriers))
-          ending.terminator.checkSite =
-              addSite(instruction, 0, runtime::CheckSite::Space::Generic, false);
-        ending.terminator.edgeCopies.resize(1);
-        code_.hasBarrier = true;
-        ++piece;
-        code_.blocks[piece].firstInstruction = static_cast<uint32_t>(code_.instructions.size());
-        code_.blocks[piece].sourceLabel = block.label;
+                (*semantics & spv::MemorySemanticsCrossWorkgroupMemoryMask
+                     ? uint32_t(runtime::FenceGlobal)
+                     : 0u));
         return;
       }
       const bool local = localUses_.count(instruction.result) != 0;
@@ -810,7 +815,13 @@ runtime::KernelCode KernelLowering::run() {
                         makeValue(instruction.resultType, uniformity_.isVarying(instruction.result)));
         pooling_ = false;
       }
-      lowerInstruction(instruction);
+      if (isWorkGroupCollective(instruction))
+        lowerWorkGroupCollective(instruction, [&] {
+          if (!options_.singleItemGroups)
+            endPieceAtBarrier(instruction, runtime::FenceLocal);
+        });
+      else
+        lowerInstruction(instruction);
       // Operands whose last use this was give their registers back.
       instruction.forEachIdOperand([&](uint32_t id) {
         auto it = localUses_.find(id);
@@ -891,11 +902,13 @@ bool KernelLowering::singleItemGroups() const {
     if (argument.kind == runtime::ArgumentBinding::Kind::LocalBuffer)
       return false;
   // to_local, to_private and get_fence would see __local variables in
-  // private memory.
+  // private memory; a work-group collective would combine the lanes of a
+  // warp, each its own group.
   for (const Block &block : flat_.blocks)
     for (const Instruction &instruction : block.instructions)
       if (instruction.opcode == spv::OpGenericCastToPtrExplicit ||
-          instruction.opcode == spv::OpGenericPtrMemSemantics)
+          instruction.opcode == spv::OpGenericPtrMemSemantics ||
+          isWorkGroupCollective(instruction))
         return false;
   return true;
 }

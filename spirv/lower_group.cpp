@@ -220,4 +220,79 @@ void KernelLowering::lowerSubgroup(const Instruction &instruction) {
   }
 }
 
+// Work-group collective functions (OpenCL C 3.0, 6.15.17), bound to the
+// handlers of exec_workgroup.cpp: a publish step, a work-group barrier, a
+// collect step and another barrier, through a scratch of one slot per warp
+// in the group's __local memory.
+void KernelLowering::lowerWorkGroupCollective(const Instruction &instruction,
+                                              const std::function<void()> &barrier) {
+  if (!collectiveScratch_) {
+    uint64_t &bytes = code_.memory.workgroupBytes;
+    bytes = (bytes + 15) / 16 * 16;
+    code_.memory.workgroupAlignment = std::max(code_.memory.workgroupAlignment, 16u);
+    collectiveScratch_ = bytes;
+    bytes += uint64_t(8) * ((maxWorkGroupLanes + code_.width - 1) / code_.width);
+  }
+  if (*collectiveScratch_ > UINT32_MAX)
+    fail(instruction, "the work-group collective's scratch lies past 4 GiB of __local memory");
+  const auto scratch = static_cast<uint32_t>(*collectiveScratch_);
+  const Value &r = values_.at(instruction.result);
+  if (r.components != 1)
+    fail(instruction, "work-group collective functions of vectors do not exist in OpenCL C");
+  auto twoSteps = [&](runtime::Handler publish, runtime::Handler collect, uint32_t input,
+                      uint32_t id, uint64_t immediate) {
+    if (!publish || !collect)
+      fail(instruction, "work-group collective function of an unsupported type");
+    emit(publish, r.offset, {input, id}, 1, scratch, immediate);
+    barrier();
+    emit(collect, r.offset, {input, id}, 1, scratch, immediate);
+    barrier();
+  };
+  using builtins::GroupArithmetic;
+  auto arithmetic = [&](GroupArithmetic kind, uint32_t scan, const Value &input) {
+    if (scan > spv::GroupOperationExclusiveScan)
+      fail(instruction, "group operation " + std::to_string(scan) +
+                            " is not one of the work-group collective functions");
+    twoSteps(runtime::workGroupArithmeticHandler(kind, input.scalar, scan, false),
+             runtime::workGroupArithmeticHandler(kind, input.scalar, scan, true),
+             input.offset, 0, input.varying ? 1 : 0);
+  };
+  const auto scan = [&] { return static_cast<uint32_t>(instruction.operands.at(1)); };
+  const auto input = [&](size_t i) -> const Value & {
+    return use(instruction.idOperand(i), instruction);
+  };
+  switch (instruction.opcode) {
+  case spv::OpGroupAll:
+    return arithmetic(GroupArithmetic::LogicalAnd, spv::GroupOperationReduce, input(1));
+  case spv::OpGroupAny:
+    return arithmetic(GroupArithmetic::LogicalOr, spv::GroupOperationReduce, input(1));
+  case spv::OpGroupBroadcast: {
+    const Value &value = input(1), &id = input(2);
+    twoSteps(runtime::workGroupBroadcastHandler(value.elementBytes(), false),
+             runtime::workGroupBroadcastHandler(value.elementBytes(), true),
+             value.offset, id.offset,
+             (value.varying ? 1 : 0) | (id.varying ? 2 : 0) | uint64_t(id.elementBytes()) << 8 |
+                 uint64_t(id.components) << 16);
+    return;
+  }
+  case spv::OpGroupIAdd:
+  case spv::OpGroupFAdd:
+    return arithmetic(GroupArithmetic::Add, scan(), input(2));
+  case spv::OpGroupSMin:
+    return arithmetic(GroupArithmetic::SMin, scan(), input(2));
+  case spv::OpGroupUMin:
+    return arithmetic(GroupArithmetic::UMin, scan(), input(2));
+  case spv::OpGroupFMin:
+    return arithmetic(GroupArithmetic::FMin, scan(), input(2));
+  case spv::OpGroupSMax:
+    return arithmetic(GroupArithmetic::SMax, scan(), input(2));
+  case spv::OpGroupUMax:
+    return arithmetic(GroupArithmetic::UMax, scan(), input(2));
+  case spv::OpGroupFMax:
+    return arithmetic(GroupArithmetic::FMax, scan(), input(2));
+  default:
+    fail(instruction, "unsupported work-group instruction " + opcodeName(instruction.opcode));
+  }
+}
+
 } // namespace lanewise::spirv::lowering

@@ -103,6 +103,9 @@ struct Value {
 };
 
 constexpr uint32_t varyingAlignment = 64;
+// The most work-items a work-group may have: the device's
+// CL_DEVICE_MAX_WORK_GROUP_SIZE (icd/platform.h), which the enqueue enforces.
+constexpr uint32_t maxWorkGroupLanes = 1024;
 // The sub-group size of kernels that do not require one.
 constexpr uint32_t defaultSubgroupSize = 16;
 // A Builtin value's `offset` is the component it points to, or this for the
@@ -771,6 +774,13 @@ private:
     return it == definitions_.end() ? nullptr : it->second;
   }
   void lowerSubgroup(const Instruction &instruction);
+  // A work-group collective function in two steps, each followed by
+  // `barrier()` (which ends the bytecode block at a work-group barrier).
+  void lowerWorkGroupCollective(const Instruction &instruction,
+                                const std::function<void()> &barrier);
+  // The __local scratch of the work-group collectives: one 8-byte slot per
+  // warp of the largest work-group; reserved at the first collective.
+  std::optional<uint64_t> collectiveScratch_;
   bool lowerVectorMemory(const Instruction &instruction, uint32_t number);
   bool lowerPermutation(const Instruction &instruction, uint32_t number);
   bool lowerMixedMath(const Instruction &instruction, uint32_t number);
@@ -812,6 +822,21 @@ private:
       return false;
     const auto scope = module_.constantValue(instruction.idOperand(0));
     return !scope || *scope != spv::ScopeSubgroup;
+  }
+  // A work-group collective function: OpGroupAll to OpGroupSMax with the
+  // Workgroup scope.
+  bool isWorkGroupCollective(const Instruction &instruction) const {
+    if (instruction.opcode < spv::OpGroupAll || instruction.opcode > spv::OpGroupSMax)
+      return false;
+    const auto scope = module_.constantValue(instruction.idOperand(0));
+    return scope && *scope == spv::ScopeWorkgroup;
+  }
+  // The bytecode blocks an instruction ends: a barrier one, a work-group
+  // collective two (lower_group.cpp).
+  uint32_t piecesEnded(const Instruction &instruction) const {
+    if (endsPiece(instruction))
+      return 1;
+    return isWorkGroupCollective(instruction) && !options_.singleItemGroups ? 2 : 0;
   }
 
   // Register reuse. A value defined and used in one block only (no phi uses

@@ -54,18 +54,26 @@ bool oddPointee(llvm::Type *type) {
   return pointer && !pointer->isOpaque() && oddWidth(pointer->getNonOpaquePointerElementType());
 }
 
-bool mentionsOddWidth(llvm::Type *type) {
+// Whether a value of `type` holds integers of an odd width: itself, or its
+// array elements or struct members (pointers among them are not followed,
+// so that a recursive struct ends the search).
+bool holdsOddWidth(llvm::Type *type) {
   if (oddWidth(type))
     return true;
-  if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(type); pointer && !pointer->isOpaque())
-    return mentionsOddWidth(pointer->getNonOpaquePointerElementType());
   if (auto *array = llvm::dyn_cast<llvm::ArrayType>(type))
-    return mentionsOddWidth(array->getElementType());
+    return holdsOddWidth(array->getElementType());
   if (auto *structure = llvm::dyn_cast<llvm::StructType>(type))
     for (llvm::Type *element : structure->elements())
-      if (mentionsOddWidth(element))
+      if (holdsOddWidth(element))
         return true;
   return false;
+}
+
+// Whether `type` holds odd widths or points to what does.
+bool mentionsOddWidth(llvm::Type *type) {
+  if (auto *pointer = llvm::dyn_cast<llvm::PointerType>(type); pointer && !pointer->isOpaque())
+    return holdsOddWidth(pointer->getNonOpaquePointerElementType());
+  return holdsOddWidth(type);
 }
 
 unsigned promotedWidth(unsigned width) {

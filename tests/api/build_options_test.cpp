@@ -67,8 +67,7 @@ bool failsOnPurpose(const fs::path &source) {
   for (const char *name : {"build_error",            // a syntax error
                            "big_global",             // a variable beyond the device's limit
                            "long_array",             // an array of 2^32 elements and more
-                           "printf_dynamic_format",  // a format not known at build time
-                           "unsupported_work_group"}) // work-group collectives
+                           "printf_dynamic_format"}) // a format not known at build time
     if (source.stem() == name)
       return true;
   return false;

@@ -1963,6 +1963,33 @@ TEST_F(CompileLink, CreateLibraryThenLink) {
   }
 }
 
+// A struct that points to its own type: the translator's search for integer
+// widths SPIR-V lacks followed the pointer for ever, and the compiler
+// crashed. A linked list in a buffer, walked by the kernel.
+TEST_F(SourceProgram, RecursiveStructTypesBuildAndRun) {
+  const std::string text = "typedef struct node { global struct node *next; int value; } node;\n"
+                           "kernel void link(global node *nodes, int n) {\n"
+                           "  int i = (int)get_global_id(0);\n"
+                           "  nodes[i].next = i + 1 < n ? &nodes[i + 1] : 0;\n"
+                           "  nodes[i].value = 3 * i + 1;\n"
+                           "}\n"
+                           "kernel void walk(global node *nodes, global int *out) {\n"
+                           "  int sum = 0;\n"
+                           "  for (global node *p = nodes; p; p = p->next)\n"
+                           "    sum += p->value;\n"
+                           "  out[0] = sum;\n"
+                           "}\n";
+  for (const char *options : {"", "-cl-opt-disable"}) {
+    cl_program program = built(text, options);
+    ASSERT_NE(program, nullptr) << options;
+    const cl_int n = 10;
+    cl_mem nodes = buffer(std::vector<cl_ulong>(2 * n)), out = buffer(std::vector<cl_int>(1));
+    launch(program, "link", size_t(n), {argumentOf(nodes), argumentOf(n)});
+    launch(program, "walk", 1, {argumentOf(nodes), argumentOf(out)});
+    EXPECT_EQ(readBack<cl_int>(out, 1)[0], 145) << options; // 1 + 4 + ... + 28
+  }
+}
+
 // clang-14 -O2 folds comparisons of generic pointers made from a __local
 // and a __global one into a cast between the two named spaces, which SPIR-V
 // does not have; llvm-spirv-14 refused the module (the OpenCL-CTS
@@ -2002,7 +2029,9 @@ TEST_F(CompileLink, ObjectsOfDifferentSPIRVVersionsLink) {
                            "global float g = 1.0f;\n"
                            "kernel void check(global uint *out) {\n"
                            "  local float l;\n"
-                           "  l = 2.0f;\n"
+                           "  if (get_local_id(0) == 0)\n"
+                           "    l = 2.0f;\n"
+                           "  barrier(CLK_LOCAL_MEM_FENCE);\n"
                            "  float p = 3.0f;\n"
                            "  out[get_global_id(0)] = matches(&g, 1.0f) + 2 * matches(&l, 2.0f) +\n"
                            "                          4 * matches(&p, 3.0f) + 8 * !matches(&p, 4.0f);\n"
