@@ -5,6 +5,7 @@
 #                       [OUTPUT name.spv]
 #                       [OPTIONS -O0|-O1|-O2|-O3 -g -cl-std=CL3.0 -DNAME=1 ...]
 #                       [TRANSLATOR_OPTIONS --spirv-max-version=1.1 ...]
+#                       [TRANSLATOR <target>]
 #                       [NO_KERNEL_ARG_TYPE_STRINGS])
 #   lanewise_assemble_spvasm(<output variable> SOURCE x.spvasm
 #                            [OUTPUT name.spv] [TARGET_ENV spv1.4])
@@ -18,7 +19,10 @@
 # to clang -cc1 as is. TRANSLATOR_OPTIONS go to llvm-spirv after the
 # defaults (--spirv-max-version=1.4 --spirv-ext=+all, the kernel argument
 # type strings, and --spirv-allow-extra-diexpressions, without which
-# llvm-spirv-14 aborts on -O2 -g input).
+# llvm-spirv-14 aborts on -O2 -g input). TRANSLATOR names an executable
+# target that takes llvm-spirv's command line (lanewise-llvm-spirv, the
+# translation of clCreateProgramWithSource's builds) to use instead of
+# llvm-spirv-14 itself.
 include_guard(GLOBAL)
 
 find_program(LANEWISE_CLANG NAMES clang-14 DOC "clang 14, the OpenCL C front end")
@@ -39,7 +43,7 @@ function(_lanewise_require_program variable purpose)
 endfunction()
 
 function(lanewise_compile_cl output_variable)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_KERNEL_ARG_TYPE_STRINGS" "SOURCE;OUTPUT"
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_KERNEL_ARG_TYPE_STRINGS" "SOURCE;OUTPUT;TRANSLATOR"
                         "OPTIONS;TRANSLATOR_OPTIONS")
   _lanewise_require_program(LANEWISE_CLANG "clang-14")
   _lanewise_require_program(LANEWISE_LLVM_SPIRV "llvm-spirv-14")
@@ -76,6 +80,13 @@ function(lanewise_compile_cl output_variable)
     list(APPEND translator_options --preserve-ocl-kernel-arg-type-metadata-through-string)
   endif()
 
+  set(translator ${LANEWISE_LLVM_SPIRV})
+  set(translator_target)
+  if(arg_TRANSLATOR)
+    set(translator $<TARGET_FILE:${arg_TRANSLATOR}>)
+    set(translator_target ${arg_TRANSLATOR})
+  endif()
+
   get_filename_component(output_directory ${output} DIRECTORY)
   add_custom_command(
     OUTPUT ${output}
@@ -83,9 +94,9 @@ function(lanewise_compile_cl output_variable)
     COMMAND ${LANEWISE_CLANG} -cc1 -triple spir64 -emit-llvm-bc ${optimization} ${standard}
             -finclude-default-header -cl-ext=${LANEWISE_CL_EXTENSIONS} -Dcl_intel_subgroups
             ${extra_options} ${source} -o ${bitcode}
-    COMMAND ${LANEWISE_LLVM_SPIRV} ${translator_options} ${arg_TRANSLATOR_OPTIONS} ${bitcode}
+    COMMAND ${translator} ${translator_options} ${arg_TRANSLATOR_OPTIONS} ${bitcode}
             -o ${output}
-    DEPENDS ${source}
+    DEPENDS ${source} ${translator_target}
     COMMENT "Compiling ${arg_SOURCE} to SPIR-V (${optimization} ${arg_OPTIONS})"
     VERBATIM)
   set(${output_variable} ${output} PARENT_SCOPE)

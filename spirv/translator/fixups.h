@@ -16,7 +16,7 @@ namespace lanewise::translator {
 
 // Raised whenever the fix-ups change, so that the driver's cache (keyed by
 // the translator's identity) does not serve SPIR-V translated without them.
-constexpr int kFixUpRevision = 10;
+constexpr int kFixUpRevision = 11;
 
 // Applies every fix-up to `module`. Returns one line per kind of change made
 // ("replaced 3 freeze instructions ..."), for the build log of -v builds.
@@ -37,6 +37,14 @@ bool legaliseVectorLengths(llvm::Module &module, size_t &rewritten, std::string 
 // `rewritten` the instructions replaced. False, with `error` naming the
 // instruction, for what cannot be rewritten.
 bool legaliseIntegerWidths(llvm::Module &module, size_t &rewritten, std::string &error);
+
+// Expands the LLVM intrinsics llvm-spirv-14 does not translate, translates
+// wrongly, or translates into what a Kernel module may not contain
+// (llvm.bitreverse, saturating and overflow-checking arithmetic, vector
+// reductions), into the instructions they stand for. Adds to
+// `expanded` the calls expanded. False, with `error` naming it, for an
+// intrinsic llvm-spirv-14 does not know and this pass does not expand.
+bool expandIntrinsics(llvm::Module &module, size_t &expanded, std::string &error);
 
 // Promotes to SSA values (LLVM's mem2reg) the local variables whose address
 // does not escape and that are written before every read, and nothing else.

@@ -87,7 +87,8 @@ bool translate(llvm::Module &module, const TranslationOptions &options, std::str
   bool changed = options.promoteVariables && promoteVariables(module) > 0;
   size_t rewritten = 0;
   if (!legaliseVectorLengths(module, rewritten, error) ||
-      !legaliseIntegerWidths(module, rewritten, error))
+      !legaliseIntegerWidths(module, rewritten, error) ||
+      !expandIntrinsics(module, rewritten, error))
     return false;
   changed |= rewritten > 0;
   changed |= !fixUp(module).empty();

@@ -698,6 +698,28 @@ TEST_F(SourceProgram, SyntaxErrorIsReportedWithItsPosition) {
   }
 }
 
+// An LLVM intrinsic with no SPIR-V counterpart (clang's
+// __builtin_readcyclecounter) fails the build with a log that names it and
+// the function, where llvm-spirv-14 alone would abort; the compiler serves
+// the next build.
+TEST_F(SourceProgram, IntrinsicWithoutTranslationFailsTheBuildNamingIt) {
+  if (!testingLanewise())
+    GTEST_SKIP() << "other compilers may have the processor's cycle counter";
+  cl_program program = source("kernel void cycles(global ulong *out) {\n"
+                              "  *out = __builtin_readcyclecounter();\n"
+                              "}\n");
+  ASSERT_NE(program, nullptr);
+  EXPECT_EQ(build(program, ""), CL_BUILD_PROGRAM_FAILURE);
+  const std::string log = buildLog(program, device);
+  EXPECT_TRUE(contains(log, "the LLVM intrinsic llvm.readcyclecounter (in function 'cycles') "
+                            "has no SPIR-V translation"))
+      << log;
+  EXPECT_FALSE(contains(log, "exited with status")) << log;
+  cl_program next = source("kernel void k(global int *out) { *out = 1; }\n");
+  ASSERT_NE(next, nullptr);
+  EXPECT_EQ(build(next, ""), CL_SUCCESS) << buildLog(next, device);
+}
+
 // A program that crashes the compiler (clang's own "#pragma clang __debug
 // crash") fails its build with CL_BUILD_PROGRAM_FAILURE and a log that says
 // so, and takes nothing else down: the application goes on, and the next
