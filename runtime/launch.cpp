@@ -348,9 +348,17 @@ struct LaunchPlan {
   std::uint64_t maxGroupLanes; // of a work-group, or of a warp of several
   std::uint32_t warpsPerGroup;
   // Work-groups each warp holds (groupsPerPackedWarp), of the first
-  // `fullGroups`; 1: a work-group is one or more warps.
+  // `fullGroups` of each row of work-groups (along x); 1: a work-group is
+  // one or more warps.
   std::uint32_t groupsPerWarp = 1;
   std::uint64_t fullGroups = 0;
+  // Warps of several work-groups in one row (of `fullGroups`).
+  std::uint64_t warpsPerRow() const { return (fullGroups + groupsPerWarp - 1) / groupsPerWarp; }
+  // The work-groups that warps before `unit` hold.
+  std::uint64_t groupsBefore(std::uint64_t unit) const {
+    const std::uint64_t row = unit / warpsPerRow(), warp = unit % warpsPerRow();
+    return row * fullGroups + std::min(fullGroups, warp * groupsPerWarp);
+  }
   std::vector<std::uint64_t> localArgumentOffset; // per argument, in the arena
   std::uint64_t localBytes;
   std::uint64_t serial;
@@ -573,7 +581,11 @@ void recordPositions(const KernelCode &code, const std::vector<ExecutionState> &
   group.workDim = range.dimensions;
   std::uint64_t packedGroups = 0;
   if (plan.groupsPerWarp > 1) {
-    group.groupId[0] = linearGroup * plan.groupsPerWarp;
+    // Unit `linearGroup` is warp w of row (y, z) of the work-groups.
+    const std::uint64_t row = linearGroup / plan.warpsPerRow();
+    group.groupId[0] = linearGroup % plan.warpsPerRow() * plan.groupsPerWarp;
+    group.groupId[1] = row % plan.groups[1];
+    group.groupId[2] = row / plan.groups[1];
     packedGroups = std::min<std::uint64_t>(plan.groupsPerWarp, plan.fullGroups - group.groupId[0]);
     group.groupLanes = static_cast<std::uint32_t>(range.local[0]);
   } else {
@@ -839,8 +851,7 @@ void runUnits(const LaunchPlan &plan, std::uint64_t first, std::uint64_t end) {
         return;
       if (plan.watchdog && plan.watchdog->stopped()) {
         plan.watchdog->countUnstarted(plan.groupsPerWarp > 1
-                                          ? plan.fullGroups -
-                                                std::min(plan.fullGroups, g * plan.groupsPerWarp)
+                                          ? plan.groupsBefore(end) - plan.groupsBefore(g)
                                           : end - g);
         return;
       }
@@ -849,10 +860,13 @@ void runUnits(const LaunchPlan &plan, std::uint64_t first, std::uint64_t end) {
       if (tracing) {
         std::string name;
         if (plan.groupsPerWarp > 1) {
-          const std::uint64_t firstGroup = g * plan.groupsPerWarp;
-          name = "groups (" + std::to_string(firstGroup) + ",0,0) to (" +
+          const std::uint64_t row = g / plan.warpsPerRow();
+          const std::uint64_t firstGroup = g % plan.warpsPerRow() * plan.groupsPerWarp;
+          const std::string rest =
+              "," + std::to_string(row % plan.groups[1]) + "," + std::to_string(row / plan.groups[1]) + ")";
+          name = "groups (" + std::to_string(firstGroup) + rest + " to (" +
                  std::to_string(std::min(firstGroup + plan.groupsPerWarp, plan.fullGroups) - 1) +
-                 ",0,0)";
+                 rest;
         } else {
           std::uint64_t id[3];
           groupCoordinates(plan, g, id);
@@ -949,7 +963,12 @@ std::uint32_t groupsPerPackedWarp(const KernelCode &code, const NDRange &range,
   const bool singleItems = range.local[0] == 1 && range.local[1] == 1 && range.local[2] == 1;
   if (!(code.groupIndependent || (code.singleItemGroups && singleItems)) || !packingAllowed())
     return 0;
-  if (range.global[1] != 1 || range.global[2] != 1 || range.local[1] != 1 || range.local[2] != 1)
+  // Rows of work-groups along x: one work-item high and deep, and in more
+  // than one dimension all full (the smaller last group of a row would
+  // break the run of packed units).
+  if (range.local[1] != 1 || range.local[2] != 1)
+    return 0;
+  if ((range.global[1] != 1 || range.global[2] != 1) && range.global[0] % range.local[0] != 0)
     return 0;
   const std::uint64_t perWarp = width / range.local[0];
   if (perWarp < 2 || range.global[0] / range.local[0] < 2)
@@ -1045,8 +1064,9 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
     packedPlan.watchdog = plan.watchdog;
     packedPlan.stats = launchStats = statsFor(*packed);
     packedPlan.streamingStores = plan.streamingStores;
-    runUnits(packedPlan, 0, (packedPlan.fullGroups + perWarp - 1) / perWarp);
-    if (packedPlan.fullGroups < totalGroups)
+    runUnits(packedPlan, 0, packedPlan.warpsPerRow() * plan.groups[1] * plan.groups[2]);
+    // In one dimension, the smaller last group (groupsPerPackedWarp).
+    if (packedPlan.fullGroups < plan.groups[0])
       runUnits(plan, packedPlan.fullGroups, totalGroups);
   } else {
     runUnits(plan, 0, totalGroups);

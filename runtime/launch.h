@@ -32,11 +32,12 @@ bool affineIdsHold(std::uint32_t width, const NDRange &range);
 // How many work-groups of `range` each warp of `packed` holds, or 0 when
 // they cannot share warps. A warp may hold several when the code is
 // KernelCode::groupIndependent, or KernelCode::singleItemGroups and the
-// work-groups are one work-item each, and the launch is one row of work-groups
-// (global and local sizes 1 in y and z) of at most half the warp's width,
-// with global ids below 2^31 if the code has affine ids. The warp's lanes
-// are then the work-items of consecutive groups, each group a row of the
-// warp (ExecutionState::rowLanes is the local size).
+// work-groups are one work-item each, and the work-groups are rows along x
+// (local sizes 1 in y and z) of at most half the warp's width, all full
+// when the launch has more than one row, with global ids below 2^31 if the
+// code has affine ids. The warp's lanes are then the work-items of
+// consecutive groups of one row, each group a row of the warp
+// (ExecutionState::rowLanes is the local size).
 std::uint32_t groupsPerPackedWarp(const KernelCode &packed, const NDRange &range);
 // The same for warps of `width` lanes of the kernel whose code `code` is
 // at another width (whether lowering it for them is worth it).

@@ -1,6 +1,7 @@
 // Launches whose small work-groups share warps (kernels in cl/packed.cl):
 // one-dimensional ranges with local sizes from 1 to 1,000, partial last
-// groups and global offsets; every built-in a group-independent kernel may
+// groups and global offsets, and rows of groups in two and three
+// dimensions; every built-in a group-independent kernel may
 // read, addresses in the local and the global id, divergence, private
 // arrays and register-heavy code. The expected values are computed here
 // from the OpenCL C definitions of the built-ins and of the kernels.
@@ -153,8 +154,65 @@ TEST_F(Packed, EveryWorkItemSeesItsOwnGroupId) {
     }
 }
 
+// Every id in two and three dimensions, where each row of work-groups
+// along x shares warps (local sizes 1 in y and z, every group full), and
+// where the groups cannot (a smaller last group in x, a local size above
+// 1 in y).
+TEST_F(Packed, RowsOfWorkGroupsInTwoAndThreeDimensions) {
+  struct Launch {
+    std::array<size_t, 3> global, local, offset;
+  };
+  const Launch launches[] = {{{37, 5, 1}, {1, 1, 1}, {0, 0, 0}},
+                             {{300, 7, 3}, {1, 1, 1}, {2, 5, 1}},
+                             {{64, 3, 2}, {4, 1, 1}, {0, 0, 0}},
+                             {{96, 4, 1}, {48, 1, 1}, {3, 0, 0}},
+                             {{2047, 9, 1}, {1, 1, 1}, {0, 0, 0}},
+                             {{100, 7, 1}, {3, 1, 1}, {0, 1, 0}},
+                             {{40, 6, 2}, {2, 2, 1}, {0, 0, 0}},
+                             {{5, 300, 1}, {1, 1, 1}, {0, 0, 0}}};
+  for (const std::string variant : variants)
+    for (const Launch &l : launches) {
+      const size_t n = l.global[0] * l.global[1] * l.global[2];
+      std::string at = (variant.empty() ? "-O2" : variant) + " global";
+      for (size_t d = 0; d < 3; ++d)
+        at += " " + std::to_string(l.global[d]);
+      at += " local";
+      for (size_t d = 0; d < 3; ++d)
+        at += " " + std::to_string(l.local[d]);
+      cl_kernel k = kernel("builtins_3d", variant);
+      ASSERT_NE(k, nullptr);
+      cl_mem out = buffer<cl_ulong>(n * 12);
+      setArgs(k, out);
+      run(k, {l.global[0], l.global[1], l.global[2]}, {l.local[0], l.local[1], l.local[2]},
+          {l.offset[0], l.offset[1], l.offset[2]});
+      const std::vector<cl_ulong> got = read<cl_ulong>(out, n * 12);
+      size_t groups[3], local[3];
+      for (size_t d = 0; d < 3; ++d)
+        groups[d] = (l.global[d] + l.local[d] - 1) / l.local[d];
+      for (size_t i = 0; i < n; ++i) {
+        const size_t id[3] = {i % l.global[0], i / l.global[0] % l.global[1],
+                              i / (l.global[0] * l.global[1])};
+        std::array<cl_ulong, 12> expected;
+        for (size_t d = 0; d < 3; ++d) {
+          const size_t group = id[d] / l.local[d];
+          local[d] = group + 1 < groups[d] ? l.local[d] : l.global[d] - group * l.local[d];
+          expected[d] = id[d] + l.offset[d];
+          expected[3 + d] = id[d] % l.local[d];
+          expected[6 + d] = group;
+        }
+        expected[9] = i;
+        expected[10] = (expected[5] * local[1] + expected[4]) * local[0] + expected[3];
+        expected[11] = groups[0] + 1000 * groups[1] + 1000000 * groups[2] +
+                       1000000000ull * (local[0] + 10 * local[1] + 100 * local[2]);
+        for (size_t j = 0; j < 12; ++j)
+          ASSERT_EQ(got[i * 12 + j], expected[j])
+              << "built-in " << j << " of work-item " << i << ", " << at;
+      }
+    }
+}
+
 // Work-groups of one work-item with __local memory, barriers and copies:
-// several to a warp in one dimension, each a warp of its own in two.
+// several to a warp, in one dimension and in two.
 TEST_F(Packed, WorkGroupsOfOneWorkItemKeepTheirLocalMemory) {
   struct Launch {
     size_t global, offset;

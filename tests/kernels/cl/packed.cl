@@ -89,3 +89,22 @@ kernel void group_ids(global int *out) {
   const size_t i = get_global_id(0) - get_global_offset(0);
   out[i] = get_group_id(0) * 1000 + get_local_id(0) + get_group_id(1) + get_group_id(2);
 }
+
+// Every id in two and three dimensions, twelve per work-item, at the
+// work-item's linear position in the range: rows of small work-groups
+// along x share warps, each warp one row.
+kernel void builtins_3d(global ulong *out) {
+  const size_t x = get_global_id(0) - get_global_offset(0),
+               y = get_global_id(1) - get_global_offset(1),
+               z = get_global_id(2) - get_global_offset(2);
+  global ulong *o = out + ((z * get_global_size(1) + y) * get_global_size(0) + x) * 12;
+  for (uint d = 0; d < 3; ++d) {
+    o[d] = get_global_id(d);
+    o[3 + d] = get_local_id(d);
+    o[6 + d] = get_group_id(d);
+  }
+  o[9] = get_global_linear_id();
+  o[10] = get_local_linear_id();
+  o[11] = get_num_groups(0) + 1000 * get_num_groups(1) + 1000000 * get_num_groups(2) +
+          1000000000ul * (get_local_size(0) + 10 * get_local_size(1) + 100 * get_local_size(2));
+}
