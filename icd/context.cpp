@@ -4,6 +4,7 @@
 #include "icd/memory.h"
 
 #include <cstdlib>
+#include <span>
 
 using namespace lanewise::icd;
 
@@ -14,6 +15,20 @@ _cl_context::~_cl_context() {
     it->first(this, it->second);
   for (auto &[start, size] : svmAllocations_)
     std::free(start);
+}
+
+bool _cl_context::hasDevice(const _cl_device_id *candidate) const {
+  for (const lanewise::icd::OwnerRef<_cl_device_id> &device : devices)
+    if (device.get() == candidate)
+      return true;
+  return false;
+}
+
+std::vector<cl_device_id> _cl_context::deviceList() const {
+  std::vector<cl_device_id> list;
+  for (const lanewise::icd::OwnerRef<_cl_device_id> &device : devices)
+    list.push_back(device.get());
+  return list;
 }
 
 void _cl_context::report(const char *message) const {
@@ -162,7 +177,8 @@ cl_int parseContextProperties(const cl_context_properties *properties,
   return CL_SUCCESS;
 }
 
-cl_context createContext(const cl_context_properties *properties, _cl_context::Notify notify,
+cl_context createContext(const cl_context_properties *properties,
+                         std::span<const cl_device_id> devices, _cl_context::Notify notify,
                          void *userData, cl_int *errcodeReturn) {
   std::vector<cl_context_properties> copy;
   if (cl_int error = parseContextProperties(properties, copy); error != CL_SUCCESS) {
@@ -171,6 +187,10 @@ cl_context createContext(const cl_context_properties *properties, _cl_context::N
   }
   auto *context = new _cl_context;
   context->device = theDevice();
+  // A device named twice is one device of the context.
+  for (cl_device_id device : devices)
+    if (!context->hasDevice(device))
+      context->devices.emplace_back(device);
   context->properties = std::move(copy);
   context->notify = notify;
   context->notifyData = userData;
@@ -193,7 +213,8 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
       setError(errcodeReturn, CL_INVALID_DEVICE);
       return nullptr;
     }
-  return createContext(properties, notify, userData, errcodeReturn);
+  return createContext(properties, std::span(devices, numDevices), notify, userData,
+                       errcodeReturn);
 }
 
 cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties *properties,
@@ -208,7 +229,7 @@ cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties *prop
     setError(errcodeReturn, error);
     return nullptr;
   }
-  return createContext(properties, notify, userData, errcodeReturn);
+  return createContext(properties, std::span(&device, 1), notify, userData, errcodeReturn);
 }
 
 cl_int CL_API_CALL clRetainContext(cl_context context) {
@@ -232,9 +253,9 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context, cl_context_info param, s
   case CL_CONTEXT_REFERENCE_COUNT:
     return result(context->referenceCount());
   case CL_CONTEXT_NUM_DEVICES:
-    return result(cl_uint{1});
+    return result(cl_uint(context->devices.size()));
   case CL_CONTEXT_DEVICES:
-    return result(static_cast<cl_device_id>(context->device));
+    return result.array<cl_device_id>(context->deviceList());
   case CL_CONTEXT_PROPERTIES:
     return result.array<cl_context_properties>(context->properties);
   default:

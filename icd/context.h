@@ -15,7 +15,13 @@ struct _cl_context : lanewise::icd::Object<_cl_context, lanewise::icd::ObjectKin
 
   ~_cl_context();
 
-  _cl_device_id *device = nullptr; // the only device there is
+  // The root device, whose capabilities and limits every device of the
+  // context shares; and the devices the context was made with (the root
+  // device, its sub-devices, or both), held while the context lives.
+  _cl_device_id *device = nullptr;
+  std::vector<lanewise::icd::OwnerRef<_cl_device_id>> devices;
+  bool hasDevice(const _cl_device_id *candidate) const;
+  std::vector<cl_device_id> deviceList() const;
   std::vector<cl_context_properties> properties; // as given, terminated by 0
   Notify notify = nullptr;
   void *notifyData = nullptr;

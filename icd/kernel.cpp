@@ -519,12 +519,21 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint index, cl_kernel
   }
 }
 
+namespace {
+// Whether `device` names a device of the kernel: one of its context's, or
+// null when the context has only one (OpenCL 3.0, clGetKernelWorkGroupInfo).
+bool kernelDevice(const _cl_kernel &kernel, cl_device_id device) {
+  const _cl_context &context = *kernel.program->context;
+  return device ? isValid(device) && context.hasDevice(device) : context.devices.size() == 1;
+}
+} // namespace
+
 cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
                                             cl_kernel_work_group_info param, size_t size,
                                             void *value, size_t *sizeReturn) {
   if (!isValid(kernel))
     return CL_INVALID_KERNEL;
-  if (device && (!isValid(device) || device != kernel->program->context->device))
+  if (!kernelDevice(*kernel, device))
     return CL_INVALID_DEVICE;
   const _cl_device_id &d = *kernel->program->context->device;
   const runtime::KernelCode &code = *kernel->info->code;
@@ -565,7 +574,7 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
                                            size_t *sizeReturn) {
   if (!isValid(kernel))
     return CL_INVALID_KERNEL;
-  if (device && (!isValid(device) || device != kernel->program->context->device))
+  if (!kernelDevice(*kernel, device))
     return CL_INVALID_DEVICE;
   const _cl_device_id &d = *kernel->program->context->device;
   if (!d.capabilities.subgroups)
@@ -685,7 +694,9 @@ struct KernelCommand {
       // A launch the checked mode aborted at its first finding, or the
       // watchdog stopped, fails the command (its event gets a negative
       // status).
-      if (runtime::launch(*code, range, values.span(), std::move(memory), packed) ==
+      // A sub-device's launches run on its compute units alone.
+      if (runtime::launch(*code, range, values.span(), std::move(memory), packed,
+                          queue->device->arena.get()) ==
           runtime::LaunchResult::Completed)
         return CL_SUCCESS;
       // The event keeps the queue alive until the command finishes.

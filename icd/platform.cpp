@@ -2,6 +2,7 @@
 #include "icd/platform.h"
 
 #include "icd/api.h"
+#include "runtime/launch.h"
 #include "runtime/printf.h"
 #include "spirv/compiler.h"
 
@@ -159,9 +160,9 @@ std::string joinNames(std::span<const cl_name_version> list) {
 
 using namespace lanewise::icd;
 
-cl_version _cl_device_id::version() const { return openclVersion; }
+cl_version DeviceDescription::version() const { return openclVersion; }
 
-std::vector<cl_name_version> _cl_device_id::extensions() const {
+std::vector<cl_name_version> DeviceDescription::extensions() const {
   std::vector<cl_name_version> list = apiExtensions();
   auto add = [&](const char *name, cl_version version) {
     list.push_back(nameVersion(name, version));
@@ -196,7 +197,7 @@ std::vector<cl_name_version> _cl_device_id::extensions() const {
   return list;
 }
 
-std::vector<cl_name_version> _cl_device_id::openclCFeatures() const {
+std::vector<cl_name_version> DeviceDescription::openclCFeatures() const {
   const cl_version v3 = CL_MAKE_VERSION(3, 0, 0);
   // __opencl_c_int64 is required of every full-profile device.
   std::vector<cl_name_version> list = {nameVersion("__opencl_c_int64", v3)};
@@ -393,8 +394,10 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-  case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
     return result(cl_uint{0});
+  case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+    // One per compute unit; a device of one compute unit is not partitioned.
+    return result(d.computeUnits > 1 ? d.computeUnits : cl_uint{0});
   case CL_DEVICE_IL_VERSION:
     return result.string(ilVersionString());
   case CL_DEVICE_ILS_WITH_VERSION: {
@@ -501,16 +504,26 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
     return result(yes);
   case CL_DEVICE_PARENT_DEVICE:
-    return result(cl_device_id{nullptr});
-  case CL_DEVICE_PARTITION_PROPERTIES:
+    return result(static_cast<cl_device_id>(d.parent.get()));
+  case CL_DEVICE_PARTITION_PROPERTIES: {
+    // A device of one compute unit has no partition: one property, 0 (4.2).
+    if (d.computeUnits <= 1)
+      return result(cl_device_partition_property{0});
+    const cl_device_partition_property types[] = {CL_DEVICE_PARTITION_EQUALLY,
+                                                  CL_DEVICE_PARTITION_BY_COUNTS};
+    return result(types);
+  }
   case CL_DEVICE_PARTITION_TYPE:
-    // Not partitionable: one property, 0 (OpenCL 3.0, 4.2), and a root
-    // device's partition type may be empty or {0}.
-    return result(cl_device_partition_property{0});
+    // A root device's may be empty or {0} (4.2).
+    if (d.isRoot())
+      return result(cl_device_partition_property{0});
+    return result.array<cl_device_partition_property>(d.partition);
   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+    // Workers are not bound to processors: no partition by affinity domain.
     return result(cl_device_affinity_domain{0});
   case CL_DEVICE_REFERENCE_COUNT:
-    return result(cl_uint{1});
+    // The root device's is always 1 (4.3).
+    return result(d.isRoot() ? cl_uint{1} : d.referenceCount());
   case CL_DEVICE_SVM_CAPABILITIES:
     return result(cl_device_svm_capabilities(
         CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
@@ -558,24 +571,103 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
   }
 }
 
+namespace {
+
+// The compute units of each sub-device `properties` asks of `device`
+// (OpenCL 3.0 API, clCreateSubDevices), or the error: CL_INVALID_VALUE for
+// a partition the device does not support or a malformed list,
+// CL_INVALID_DEVICE_PARTITION_COUNT for counts the device cannot give,
+// CL_DEVICE_PARTITION_FAILED when the request is valid but leaves no
+// sub-device.
+cl_int partitionCounts(const _cl_device_id &device, const cl_device_partition_property *properties,
+                       std::vector<cl_uint> &counts,
+                       std::vector<cl_device_partition_property> &partition) {
+  const cl_uint units = device.computeUnits;
+  // A device of one compute unit reports no partition type.
+  if (!properties || units <= 1)
+    return CL_INVALID_VALUE;
+  switch (properties[0]) {
+  case CL_DEVICE_PARTITION_EQUALLY: {
+    // {EQUALLY, n, 0}: as many sub-devices of n units as fit.
+    if (properties[2] != 0)
+      return CL_INVALID_VALUE;
+    const cl_device_partition_property n = properties[1];
+    if (n <= 0 || cl_uint(n) > units)
+      return n <= 0 ? CL_INVALID_VALUE : CL_DEVICE_PARTITION_FAILED;
+    counts.assign(units / cl_uint(n), cl_uint(n));
+    partition.assign(properties, properties + 3);
+    break;
+  }
+  case CL_DEVICE_PARTITION_BY_COUNTS: {
+    // {BY_COUNTS, c1, c2, ..., BY_COUNTS_LIST_END, 0}; the end marker is 0.
+    cl_uint total = 0;
+    const cl_device_partition_property *p = properties + 1;
+    for (; *p != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; ++p) {
+      if (*p < 0 || cl_uint(*p) > units)
+        return CL_INVALID_DEVICE_PARTITION_COUNT;
+      counts.push_back(cl_uint(*p));
+      total += cl_uint(*p);
+      if (total > units || counts.size() > units)
+        return CL_INVALID_DEVICE_PARTITION_COUNT;
+    }
+    if (counts.empty() || p[1] != 0)
+      return counts.empty() ? CL_INVALID_DEVICE_PARTITION_COUNT : CL_INVALID_VALUE;
+    partition.assign(properties, p + 2);
+    break;
+  }
+  default:
+    // CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN and anything else: the device
+    // does not report it in CL_DEVICE_PARTITION_PROPERTIES.
+    return CL_INVALID_VALUE;
+  }
+  return CL_SUCCESS;
+}
+
+} // namespace
+
 cl_int CL_API_CALL clCreateSubDevices(cl_device_id device,
                                       const cl_device_partition_property *properties,
                                       cl_uint numDevices, cl_device_id *devices,
                                       cl_uint *numDevicesReturn) {
   if (!isValid(device))
     return CL_INVALID_DEVICE;
-  // The device reports no partition types, so every request names one it
-  // does not support (OpenCL 3.0, clCreateSubDevices).
-  return CL_INVALID_VALUE;
+  std::vector<cl_uint> counts;
+  std::vector<cl_device_partition_property> partition;
+  if (cl_int error = partitionCounts(*device, properties, counts, partition); error != CL_SUCCESS)
+    return error;
+  if (devices && numDevices < counts.size())
+    return CL_INVALID_VALUE;
+  if (numDevicesReturn)
+    *numDevicesReturn = cl_uint(counts.size());
+  if (!devices)
+    return CL_SUCCESS;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    auto *sub = new _cl_device_id(static_cast<const DeviceDescription &>(*device));
+    sub->computeUnits = counts[i];
+    sub->parent = OwnerRef<_cl_device_id>(device);
+    sub->partition = partition;
+    sub->arena = std::make_shared<runtime::WorkerArena>(counts[i]);
+    devices[i] = sub;
+  }
+  return CL_SUCCESS;
 }
 
-// The root device is not reference counted (OpenCL 3.0, 4.3).
+// The root device is not reference counted (OpenCL 3.0, 4.3); a
+// sub-device is, and lives on while contexts and queues hold it.
 cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
-  return isValid(device) ? CL_SUCCESS : CL_INVALID_DEVICE;
+  if (!isValid(device))
+    return CL_INVALID_DEVICE;
+  if (!device->isRoot())
+    device->retain();
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
-  return isValid(device) ? CL_SUCCESS : CL_INVALID_DEVICE;
+  if (!isValid(device))
+    return CL_INVALID_DEVICE;
+  if (!device->isRoot() && !device->release())
+    return CL_INVALID_DEVICE;
+  return CL_SUCCESS;
 }
 
 // Device and host share one clock: CLOCK_MONOTONIC, also used for profiling.

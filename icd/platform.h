@@ -1,9 +1,10 @@
-// The Lanewise platform and its one CPU device.
+// The Lanewise platform, its CPU device and the device's sub-devices.
 #pragma once
 
 #include "icd/object.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,8 +35,13 @@ struct DeviceCapabilities {
   bool images = true;
 };
 
-struct _cl_device_id
-    : lanewise::icd::Object<_cl_device_id, lanewise::icd::ObjectKind::Device> {
+namespace lanewise::runtime {
+class WorkerArena;
+}
+
+// What a device is and can do: the root device's, copied into each of its
+// sub-devices, which differ only in their compute units.
+struct DeviceDescription {
   _cl_platform_id *platform = nullptr;
   DeviceCapabilities capabilities;
 
@@ -72,6 +78,28 @@ struct _cl_device_id
   std::vector<cl_name_version> extensions() const;
   std::vector<cl_name_version> openclCFeatures() const;
   std::size_t svmAlignment() const { return memBaseAddrAlignBits / 8; }
+};
+
+// The root device, which the platform makes once and never deletes, or a
+// sub-device (OpenCL 3.0 API, 4.3): a share of the root device's compute
+// units, as many worker threads in an arena of its own, the rest alike.
+// Every device of a context is the same processor, so they share one
+// program executable (icd/program.h).
+struct _cl_device_id : lanewise::icd::Object<_cl_device_id, lanewise::icd::ObjectKind::Device>,
+                       DeviceDescription {
+  _cl_device_id() = default;
+  explicit _cl_device_id(const DeviceDescription &description) : DeviceDescription(description) {}
+
+  // A sub-device's: the device it was partitioned from (held for as long as
+  // the sub-device lives), and the partition as requested, ending in 0
+  // (CL_DEVICE_PARTITION_TYPE). The root device has neither.
+  lanewise::icd::OwnerRef<_cl_device_id> parent;
+  std::vector<cl_device_partition_property> partition;
+  // Where a sub-device's launches run: an arena of computeUnits workers.
+  // Null for the root device, whose launches use every worker.
+  std::shared_ptr<lanewise::runtime::WorkerArena> arena;
+
+  bool isRoot() const { return parent.get() == nullptr; }
 };
 
 namespace lanewise::icd {

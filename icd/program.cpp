@@ -457,9 +457,10 @@ cl_int checkDevices(const char *entryPoint, const _cl_context &context, cl_uint 
                 name + ": num_devices is " + std::to_string(numDevices) + " but device_list is " +
                     (devices ? "not NULL" : "NULL"));
   for (cl_uint i = 0; i < numDevices; ++i)
-    if (!isValid(devices[i]) || devices[i] != context.device)
+    if (!isValid(devices[i]) || !context.hasDevice(devices[i]))
       return fail(context, CL_INVALID_DEVICE,
-                  name + ": device_list[" + std::to_string(i) + "] is not the context's device");
+                  name + ": device_list[" + std::to_string(i) +
+                      "] is not one of the context's devices");
   return CL_SUCCESS;
 }
 
@@ -539,13 +540,28 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
   if (!lengths || !binaries)
     return failed(errcodeReturn, fail(*context, CL_INVALID_VALUE,
                                       "clCreateProgramWithBinary: lengths or binaries is NULL"));
-  if (!binaries[0] || lengths[0] == 0) {
-    if (binaryStatus)
-      binaryStatus[0] = CL_INVALID_VALUE;
-    return failed(errcodeReturn,
-                  fail(*context, CL_INVALID_VALUE,
-                       "clCreateProgramWithBinary: binaries[0] is NULL or lengths[0] is 0"));
-  }
+  for (cl_uint i = 0; i < numDevices; ++i)
+    if (!binaries[i] || lengths[i] == 0) {
+      if (binaryStatus)
+        binaryStatus[i] = CL_INVALID_VALUE;
+      const std::string index = "[" + std::to_string(i) + "]";
+      return failed(errcodeReturn,
+                    fail(*context, CL_INVALID_VALUE,
+                         "clCreateProgramWithBinary: binaries" + index + " is NULL or lengths" +
+                             index + " is 0"));
+    }
+  // The devices of a context share one executable (icd/program.h): their
+  // binaries must be one.
+  for (cl_uint i = 1; i < numDevices; ++i)
+    if (lengths[i] != lengths[0] || std::memcmp(binaries[i], binaries[0], lengths[0]) != 0) {
+      if (binaryStatus)
+        binaryStatus[i] = CL_INVALID_BINARY;
+      return failed(errcodeReturn,
+                    fail(*context, CL_INVALID_BINARY,
+                         "clCreateProgramWithBinary: binaries[" + std::to_string(i) +
+                             "] differs from binaries[0]; the devices of a Lanewise context "
+                             "share one program executable"));
+    }
   // A program binary of Lanewise is its SPIR-V module; compiled objects and
   // libraries carry a note that says so (program binaries, below).
   auto *program = new _cl_program(context, _cl_program::Origin::Binary);
@@ -563,7 +579,7 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
   const bool object = program->binaryType != CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
   if (cl_int error = loadIL(*program, object); error != CL_SUCCESS || (object && !program->loaded)) {
     if (binaryStatus)
-      binaryStatus[0] = CL_INVALID_BINARY;
+      std::fill(binaryStatus, binaryStatus + numDevices, CL_INVALID_BINARY);
     program->release();
     return failed(errcodeReturn,
                   fail(*context, CL_INVALID_BINARY,
@@ -581,7 +597,7 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
       program->binaryOptions = options.front();
   }
   if (binaryStatus)
-    binaryStatus[0] = CL_SUCCESS;
+    std::fill(binaryStatus, binaryStatus + numDevices, CL_SUCCESS);
   setError(errcodeReturn, CL_SUCCESS);
   return program;
 }
@@ -861,9 +877,9 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param, s
   case CL_PROGRAM_CONTEXT:
     return result(static_cast<cl_context>(program->context.get()));
   case CL_PROGRAM_NUM_DEVICES:
-    return result(cl_uint{1});
+    return result(cl_uint(program->context->devices.size()));
   case CL_PROGRAM_DEVICES:
-    return result(static_cast<cl_device_id>(program->context->device));
+    return result.array<cl_device_id>(program->context->deviceList());
   case CL_PROGRAM_SOURCE:
     return result.string(program->source);
   case CL_PROGRAM_IL:
@@ -871,21 +887,28 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param, s
       return result.bytes(nullptr, 0);
     return result.bytes(program->il.data(), program->il.size());
   case CL_PROGRAM_BINARY_SIZES: {
-    const size_t binarySize = programBinary(*program).size();
-    return result(binarySize);
+    // One per device of the program, all the same binary (icd/program.h).
+    const std::vector<size_t> sizes(program->context->devices.size(),
+                                    programBinary(*program).size());
+    return result.array<size_t>(sizes);
   }
   case CL_PROGRAM_BINARIES: {
-    // An array of one pointer, to memory the application provides.
-    if (!value)
-      return result(static_cast<unsigned char *>(nullptr));
-    if (size < sizeof(unsigned char *))
+    // An array of a pointer per device, to memory the application provides;
+    // a null pointer skips its device.
+    const size_t devices = program->context->devices.size();
+    if (!value) {
+      if (sizeReturn)
+        *sizeReturn = devices * sizeof(unsigned char *);
+      return CL_SUCCESS;
+    }
+    if (size < devices * sizeof(unsigned char *))
       return CL_INVALID_VALUE;
-    auto *destination = *static_cast<unsigned char **>(value);
     const std::vector<std::byte> binary = programBinary(*program);
-    if (destination && !binary.empty())
-      std::memcpy(destination, binary.data(), binary.size());
+    for (size_t i = 0; i < devices; ++i)
+      if (auto *destination = static_cast<unsigned char **>(value)[i]; destination && !binary.empty())
+        std::memcpy(destination, binary.data(), binary.size());
     if (sizeReturn)
-      *sizeReturn = sizeof(unsigned char *);
+      *sizeReturn = devices * sizeof(unsigned char *);
     return CL_SUCCESS;
   }
   case CL_PROGRAM_NUM_KERNELS:
@@ -913,7 +936,7 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
                                          size_t *sizeReturn) {
   if (!isValid(program))
     return CL_INVALID_PROGRAM;
-  if (!isValid(device) || device != program->context->device)
+  if (!isValid(device) || !program->context->hasDevice(device))
     return CL_INVALID_DEVICE;
   InfoResult result(size, value, sizeReturn);
   std::lock_guard lock(program->mutex);

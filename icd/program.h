@@ -72,6 +72,11 @@ struct ProgramExecutable {
   lanewise::spirv::SpecializationValues specializations;
 };
 
+// A program of a context, associated with all of the context's devices.
+// Those are one processor (the root device and its sub-devices), so the
+// program has one executable, one build status and one log for all of
+// them: a build for any of the devices is a build for each, and a kernel
+// runs on a queue of any device of the context.
 struct _cl_program : lanewise::icd::Object<_cl_program, lanewise::icd::ObjectKind::Program> {
   enum class Origin { Source, IL, Binary };
 

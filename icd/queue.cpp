@@ -6,9 +6,10 @@
 
 using namespace lanewise::icd;
 
-_cl_command_queue::_cl_command_queue(_cl_context *context, cl_command_queue_properties properties,
+_cl_command_queue::_cl_command_queue(_cl_context *context, _cl_device_id *device,
+                                     cl_command_queue_properties properties,
                                      std::vector<cl_queue_properties> propertiesArray)
-    : context(context), device(context->device), properties(properties),
+    : context(context), device(device), properties(properties),
       propertiesArray(std::move(propertiesArray)) {}
 
 // Drops finished commands: from the front at every call (commands mostly
@@ -148,7 +149,7 @@ std::string propertiesProblem(cl_int error) {
 cl_command_queue createQueue(cl_context context, cl_device_id device,
                              cl_command_queue_properties bits,
                              std::vector<cl_queue_properties> array, cl_int *errcodeReturn) {
-  auto *queue = new _cl_command_queue(context, bits, std::move(array));
+  auto *queue = new _cl_command_queue(context, device, bits, std::move(array));
   setError(errcodeReturn, CL_SUCCESS);
   return queue;
 }
@@ -156,9 +157,9 @@ cl_command_queue createQueue(cl_context context, cl_device_id device,
 cl_int checkContextAndDevice(const char *entryPoint, cl_context context, cl_device_id device) {
   if (!isValid(context))
     return CL_INVALID_CONTEXT;
-  if (!isValid(device) || device != context->device)
+  if (!isValid(device) || !context->hasDevice(device))
     return fail(*context, CL_INVALID_DEVICE,
-                std::string(entryPoint) + ": device is not the context's device");
+                std::string(entryPoint) + ": device is not one of the context's devices");
   return CL_SUCCESS;
 }
 

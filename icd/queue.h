@@ -10,11 +10,12 @@
 
 struct _cl_command_queue
     : lanewise::icd::Object<_cl_command_queue, lanewise::icd::ObjectKind::CommandQueue> {
-  _cl_command_queue(_cl_context *context, cl_command_queue_properties properties,
+  _cl_command_queue(_cl_context *context, _cl_device_id *device,
+                    cl_command_queue_properties properties,
                     std::vector<cl_queue_properties> propertiesArray);
 
   lanewise::icd::OwnerRef<_cl_context> context;
-  _cl_device_id *const device;
+  _cl_device_id *const device; // one of the context's, which holds it
   const cl_command_queue_properties properties;
   const std::vector<cl_queue_properties> propertiesArray; // as given, for the query
 

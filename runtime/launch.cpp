@@ -13,6 +13,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <atomic>
@@ -366,6 +367,7 @@ struct LaunchPlan {
   CheckSession *check = nullptr;
   Watchdog *watchdog = nullptr;
   KernelStats *stats = nullptr;
+  WorkerArena *arena = nullptr; // or the default arena
   bool streamingStores = false;
 };
 
@@ -906,7 +908,13 @@ void runUnits(const LaunchPlan &plan, std::uint64_t first, std::uint64_t end) {
     }
   };
   threadSanitizer::publish(&launchStarts);
-  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(first, end), Body(&runGroups));
+  auto loop = [&] {
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(first, end), Body(&runGroups));
+  };
+  if (plan.arena)
+    plan.arena->run(loop);
+  else
+    loop();
   threadSanitizer::receive(&launchEnds);
 }
 
@@ -981,9 +989,20 @@ std::uint32_t groupsPerPackedWarp(const KernelCode &code, const NDRange &range,
   return static_cast<std::uint32_t>(perWarp);
 }
 
+struct WorkerArena::Arena {
+  tbb::task_arena arena;
+};
+
+WorkerArena::WorkerArena(unsigned threads)
+    : threads_(threads), arena_(std::make_unique<Arena>(Arena{tbb::task_arena(int(threads))})) {}
+
+WorkerArena::~WorkerArena() = default;
+
+void WorkerArena::run(const std::function<void()> &work) { arena_->arena.execute(work); }
+
 LaunchResult launch(const KernelCode &code, const NDRange &range,
                     std::span<const ArgumentValue> arguments, std::vector<MemoryRange> memory,
-                    const KernelCode *packed) {
+                    const KernelCode *packed, WorkerArena *workers) {
   static tbb::global_control *limit = [] {
     const unsigned threads = threadsFromEnvironment();
     return threads ? new tbb::global_control(tbb::global_control::max_allowed_parallelism, threads)
@@ -992,6 +1011,7 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
   (void)limit;
 
   LaunchPlan plan{code, range, arguments, {1, 1, 1}, 1, 1, 1, 0, {}, 0, ++launchCounter};
+  plan.arena = workers;
   std::uint64_t totalGroups = 1;
   for (int d = 0; d < 3; ++d) {
     plan.groups[d] = (range.global[d] + range.local[d] - 1) / range.local[d];
@@ -1064,6 +1084,7 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
     packedPlan.watchdog = plan.watchdog;
     packedPlan.stats = launchStats = statsFor(*packed);
     packedPlan.streamingStores = plan.streamingStores;
+    packedPlan.arena = workers;
     runUnits(packedPlan, 0, packedPlan.warpsPerRow() * plan.groups[1] * plan.groups[2]);
     // In one dimension, the smaller last group (groupsPerPackedWarp).
     if (packedPlan.fullGroups < plan.groups[0])

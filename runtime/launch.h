@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -128,8 +129,30 @@ enum class LaunchResult : std::uint8_t {
   TimedOut, // the watchdog stopped it (LANEWISE_TIMEOUT); the report is out
 };
 
+// A share of the processor that launches run in: a oneTBB arena of a fixed
+// number of threads (a sub-device's compute units), the thread that
+// launches counted among them.
+class WorkerArena {
+public:
+  explicit WorkerArena(unsigned threads);
+  ~WorkerArena();
+  WorkerArena(const WorkerArena &) = delete;
+  WorkerArena &operator=(const WorkerArena &) = delete;
+
+  unsigned threads() const { return threads_; }
+  // Runs `work` in the arena: the parallel loops it starts use the arena's
+  // threads and no others.
+  void run(const std::function<void()> &work);
+
+private:
+  struct Arena;
+  unsigned threads_;
+  std::unique_ptr<Arena> arena_;
+};
+
 // Runs every work-group of `range`; returns when all have finished. Work-groups
-// run concurrently on the TBB workers (LANEWISE_THREADS caps their number),
+// run concurrently on the TBB workers (LANEWISE_THREADS caps their number;
+// `workers`, when given, confines them to its threads),
 // or in order on the calling thread with LANEWISE_DETERMINISTIC=1. A kernel
 // built with checks validates its accesses against `memory`: the global
 // memory the launch may access (buffers, SVM, program-scope variables,
@@ -139,7 +162,8 @@ enum class LaunchResult : std::uint8_t {
 // runs the rest.
 LaunchResult launch(const KernelCode &code, const NDRange &range,
                     std::span<const ArgumentValue> arguments,
-                    std::vector<MemoryRange> memory = {}, const KernelCode *packed = nullptr);
+                    std::vector<MemoryRange> memory = {}, const KernelCode *packed = nullptr,
+                    WorkerArena *workers = nullptr);
 
 // Whether LANEWISE_DETERMINISTIC=1 asks for one worker and a fixed order.
 bool deterministic();
