@@ -64,8 +64,17 @@ inline SourceLane sourceLane(LaneSource kind, std::uint32_t self, std::uint64_t 
 }
 
 // Reductions and scans.
+// Every group operation, for the enum and for the dispatchers that switch
+// over it: X(name) for each.
+#define LANEWISE_GROUP_ARITHMETIC(X)                                                               \
+  X(Add)                                                                                           \
+  X(Mul) X(SMin) X(UMin) X(FMin) X(SMax) X(UMax) X(FMax) X(And) X(Or) X(Xor) X(LogicalAnd)         \
+      X(LogicalOr) X(LogicalXor)
+
 enum class GroupArithmetic : std::uint8_t {
-  Add, Mul, SMin, UMin, FMin, SMax, UMax, FMax, And, Or, Xor, LogicalAnd, LogicalOr, LogicalXor,
+#define LANEWISE_GROUP_ENUMERATOR(name) name,
+  LANEWISE_GROUP_ARITHMETIC(LANEWISE_GROUP_ENUMERATOR)
+#undef LANEWISE_GROUP_ENUMERATOR
 };
 
 template <typename T> constexpr bool isFloatingPoint = !std::is_integral_v<T>;

@@ -213,8 +213,7 @@ cl_context CL_API_CALL clCreateContext(const cl_context_properties *properties,
       setError(errcodeReturn, CL_INVALID_DEVICE);
       return nullptr;
     }
-  return createContext(properties, std::span(devices, numDevices), notify, userData,
-                       errcodeReturn);
+  return createContext(properties, std::span(devices, numDevices), notify, userData, errcodeReturn);
 }
 
 cl_context CL_API_CALL clCreateContextFromType(const cl_context_properties *properties,

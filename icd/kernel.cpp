@@ -696,8 +696,7 @@ struct KernelCommand {
       // status).
       // A sub-device's launches run on its compute units alone.
       if (runtime::launch(*code, range, values.span(), std::move(memory), packed,
-                          queue->device->arena.get()) ==
-          runtime::LaunchResult::Completed)
+                          queue->device->arena.get()) == runtime::LaunchResult::Completed)
         return CL_SUCCESS;
       // The event keeps the queue alive until the command finishes.
       queue->kernelAborted = true;

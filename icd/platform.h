@@ -2,6 +2,7 @@
 #pragma once
 
 #include "icd/object.h"
+#include "runtime/bytecode.h"
 
 #include <cstdint>
 #include <memory>
@@ -51,7 +52,7 @@ struct DeviceDescription {
   // As PoCL's CPU device: programs written for it size their tiles so.
   cl_ulong localMemSize = 512 * 1024;
   cl_ulong constantBufferSize = 64 * 1024;
-  std::size_t maxWorkGroupSize = 1024;
+  std::size_t maxWorkGroupSize = lanewise::runtime::maxWorkGroupSize;
   cl_uint memBaseAddrAlignBits = 1024; // sizeof(long16) in bits, the spec minimum
   cl_uint globalCacheLineSize = 64;
   cl_ulong globalCacheSize = 0;

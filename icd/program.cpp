@@ -545,10 +545,9 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
       if (binaryStatus)
         binaryStatus[i] = CL_INVALID_VALUE;
       const std::string index = "[" + std::to_string(i) + "]";
-      return failed(errcodeReturn,
-                    fail(*context, CL_INVALID_VALUE,
-                         "clCreateProgramWithBinary: binaries" + index + " is NULL or lengths" +
-                             index + " is 0"));
+      return failed(errcodeReturn, fail(*context, CL_INVALID_VALUE,
+                                        "clCreateProgramWithBinary: binaries" + index +
+                                            " is NULL or lengths" + index + " is 0"));
     }
   // The devices of a context share one executable (icd/program.h): their
   // binaries must be one.
@@ -905,7 +904,8 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param, s
       return CL_INVALID_VALUE;
     const std::vector<std::byte> binary = programBinary(*program);
     for (size_t i = 0; i < devices; ++i)
-      if (auto *destination = static_cast<unsigned char **>(value)[i]; destination && !binary.empty())
+      if (auto *destination = static_cast<unsigned char **>(value)[i];
+          destination && !binary.empty())
         std::memcpy(destination, binary.data(), binary.size());
     if (sizeReturn)
       *sizeReturn = devices * sizeof(unsigned char *);

@@ -17,6 +17,11 @@
 
 namespace lanewise::runtime {
 
+// The most work-items a work-group may have: the device's
+// CL_DEVICE_MAX_WORK_GROUP_SIZE, which the enqueue enforces and for which
+// the lowering sizes the work-group collectives' scratch.
+constexpr std::uint32_t maxWorkGroupSize = 1024;
+
 struct ExecutionState;
 struct Instruction;
 struct KernelChecks;

@@ -102,8 +102,8 @@ void report(int signal, const siginfo_t *info, const RunningWarp &warp) {
   } else if (g.groupLanes) {
     append("  work-groups (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") to (%" PRIu64 ",%" PRIu64
            ",%" PRIu64 "), one of their work-items\n",
-           g.groupId[0], g.groupId[1], g.groupId[2], g.groupId[0] + (s.laneCount - 1) / g.groupLanes,
-           g.groupId[1], g.groupId[2]);
+           g.groupId[0], g.groupId[1], g.groupId[2],
+           g.groupId[0] + (s.laneCount - 1) / g.groupLanes, g.groupId[1], g.groupId[2]);
   } else {
     append("  work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "), one of the work-items with "
            "local linear ids %u-%u\n",

@@ -423,20 +423,7 @@ Handler subgroupArithmeticHandler(builtins::GroupArithmetic op, Scalar type, std
 #define LANEWISE_GROUP(name)                                                                       \
   case GroupArithmetic::name:                                                                      \
     return arithmeticFor<GroupArithmetic::name>(type, scan);
-    LANEWISE_GROUP(Add)
-    LANEWISE_GROUP(Mul)
-    LANEWISE_GROUP(SMin)
-    LANEWISE_GROUP(UMin)
-    LANEWISE_GROUP(FMin)
-    LANEWISE_GROUP(SMax)
-    LANEWISE_GROUP(UMax)
-    LANEWISE_GROUP(FMax)
-    LANEWISE_GROUP(And)
-    LANEWISE_GROUP(Or)
-    LANEWISE_GROUP(Xor)
-    LANEWISE_GROUP(LogicalAnd)
-    LANEWISE_GROUP(LogicalOr)
-    LANEWISE_GROUP(LogicalXor)
+    LANEWISE_GROUP_ARITHMETIC(LANEWISE_GROUP)
 #undef LANEWISE_GROUP
   }
   return nullptr;

@@ -109,25 +109,47 @@ template <std::uint32_t Bytes> void broadcastCollect(const Instruction &in, Exec
       std::memcpy(out + std::uint64_t(lane) * Bytes, s.group->localArena + in.aux, Bytes);
 }
 
+// The operations of OpenCL C's work-group functions (6.15.17): add, min,
+// max, and all and any as logical reductions.
+constexpr bool isWorkGroupOperation(GroupArithmetic op) {
+  switch (op) {
+  case GroupArithmetic::Add:
+  case GroupArithmetic::SMin:
+  case GroupArithmetic::UMin:
+  case GroupArithmetic::FMin:
+  case GroupArithmetic::SMax:
+  case GroupArithmetic::UMax:
+  case GroupArithmetic::FMax:
+  case GroupArithmetic::LogicalAnd:
+  case GroupArithmetic::LogicalOr:
+    return true;
+  default:
+    return false;
+  }
+}
+
 template <GroupArithmetic Op, Scan Kind> Handler arithmeticFor(Scalar type, bool collecting) {
-  return withScalar(type, [&]<Scalar S>() -> Handler {
-    using T = ScalarT<S>;
-    constexpr bool floatOp =
-        Op == GroupArithmetic::FMin || Op == GroupArithmetic::FMax ||
-        (Op == GroupArithmetic::Add && !std::is_integral_v<T>);
-    constexpr bool logical = Op == GroupArithmetic::LogicalAnd || Op == GroupArithmetic::LogicalOr;
-    if constexpr (S == Scalar::I128)
-      return nullptr;
-    else if constexpr (logical)
-      return S == Scalar::Bool ? (collecting ? &collect<T, Op, Kind> : &publish<T, Op, Kind>)
-                               : nullptr;
-    else if constexpr (floatOp || (std::is_integral_v<T> && S != Scalar::Bool))
-      return floatOp == !std::is_integral_v<T>
-                 ? (collecting ? &collect<T, Op, Kind> : &publish<T, Op, Kind>)
-                 : nullptr;
-    else
-      return nullptr;
-  });
+  if constexpr (!isWorkGroupOperation(Op))
+    return nullptr;
+  else
+    return withScalar(type, [&]<Scalar S>() -> Handler {
+      using T = ScalarT<S>;
+      constexpr bool floatOp = Op == GroupArithmetic::FMin || Op == GroupArithmetic::FMax ||
+                               (Op == GroupArithmetic::Add && !std::is_integral_v<T>);
+      constexpr bool logical =
+          Op == GroupArithmetic::LogicalAnd || Op == GroupArithmetic::LogicalOr;
+      if constexpr (S == Scalar::I128)
+        return nullptr;
+      else if constexpr (logical)
+        return S == Scalar::Bool ? (collecting ? &collect<T, Op, Kind> : &publish<T, Op, Kind>)
+                                 : nullptr;
+      else if constexpr (floatOp || (std::is_integral_v<T> && S != Scalar::Bool))
+        return floatOp == !std::is_integral_v<T>
+                   ? (collecting ? &collect<T, Op, Kind> : &publish<T, Op, Kind>)
+                   : nullptr;
+      else
+        return nullptr;
+    });
 }
 
 template <GroupArithmetic Op>
@@ -148,19 +170,10 @@ Handler workGroupArithmeticHandler(builtins::GroupArithmetic op, Scalar type, st
 #define LANEWISE_GROUP(name)                                                                       \
   case GroupArithmetic::name:                                                                      \
     return arithmeticFor<GroupArithmetic::name>(type, scan, collecting);
-    LANEWISE_GROUP(Add)
-    LANEWISE_GROUP(SMin)
-    LANEWISE_GROUP(UMin)
-    LANEWISE_GROUP(FMin)
-    LANEWISE_GROUP(SMax)
-    LANEWISE_GROUP(UMax)
-    LANEWISE_GROUP(FMax)
-    LANEWISE_GROUP(LogicalAnd)
-    LANEWISE_GROUP(LogicalOr)
+    LANEWISE_GROUP_ARITHMETIC(LANEWISE_GROUP)
 #undef LANEWISE_GROUP
-  default:
-    return nullptr;
   }
+  return nullptr;
 }
 
 Handler workGroupBroadcastHandler(std::uint32_t elementBytes, bool collecting) {

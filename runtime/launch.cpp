@@ -852,9 +852,8 @@ void runUnits(const LaunchPlan &plan, std::uint64_t first, std::uint64_t end) {
       if (plan.check && plan.check->aborted())
         return;
       if (plan.watchdog && plan.watchdog->stopped()) {
-        plan.watchdog->countUnstarted(plan.groupsPerWarp > 1
-                                          ? plan.groupsBefore(end) - plan.groupsBefore(g)
-                                          : end - g);
+        plan.watchdog->countUnstarted(
+            plan.groupsPerWarp > 1 ? plan.groupsBefore(end) - plan.groupsBefore(g) : end - g);
         return;
       }
       const double begin = tracing ? trace::now() : 0;
@@ -864,8 +863,8 @@ void runUnits(const LaunchPlan &plan, std::uint64_t first, std::uint64_t end) {
         if (plan.groupsPerWarp > 1) {
           const std::uint64_t row = g / plan.warpsPerRow();
           const std::uint64_t firstGroup = g % plan.warpsPerRow() * plan.groupsPerWarp;
-          const std::string rest =
-              "," + std::to_string(row % plan.groups[1]) + "," + std::to_string(row / plan.groups[1]) + ")";
+          const std::string rest = "," + std::to_string(row % plan.groups[1]) + "," +
+                                   std::to_string(row / plan.groups[1]) + ")";
           name = "groups (" + std::to_string(firstGroup) + rest + " to (" +
                  std::to_string(std::min(firstGroup + plan.groupsPerWarp, plan.fullGroups) - 1) +
                  rest;

@@ -161,9 +161,8 @@ private:
 // warp where groupsPerPackedWarp allows (not with LANEWISE_PACK=0); `code`
 // runs the rest.
 LaunchResult launch(const KernelCode &code, const NDRange &range,
-                    std::span<const ArgumentValue> arguments,
-                    std::vector<MemoryRange> memory = {}, const KernelCode *packed = nullptr,
-                    WorkerArena *workers = nullptr);
+                    std::span<const ArgumentValue> arguments, std::vector<MemoryRange> memory = {},
+                    const KernelCode *packed = nullptr, WorkerArena *workers = nullptr);
 
 // Whether LANEWISE_DETERMINISTIC=1 asks for one worker and a fixed order.
 bool deterministic();

@@ -231,7 +231,7 @@ void KernelLowering::lowerWorkGroupCollective(const Instruction &instruction,
     bytes = (bytes + 15) / 16 * 16;
     code_.memory.workgroupAlignment = std::max(code_.memory.workgroupAlignment, 16u);
     collectiveScratch_ = bytes;
-    bytes += uint64_t(8) * ((maxWorkGroupLanes + code_.width - 1) / code_.width);
+    bytes += uint64_t(8) * ((runtime::maxWorkGroupSize + code_.width - 1) / code_.width);
   }
   if (*collectiveScratch_ > UINT32_MAX)
     fail(instruction, "the work-group collective's scratch lies past 4 GiB of __local memory");

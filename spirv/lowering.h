@@ -103,9 +103,6 @@ struct Value {
 };
 
 constexpr uint32_t varyingAlignment = 64;
-// The most work-items a work-group may have: the device's
-// CL_DEVICE_MAX_WORK_GROUP_SIZE (icd/platform.h), which the enqueue enforces.
-constexpr uint32_t maxWorkGroupLanes = 1024;
 // The sub-group size of kernels that do not require one.
 constexpr uint32_t defaultSubgroupSize = 16;
 // A Builtin value's `offset` is the component it points to, or this for the

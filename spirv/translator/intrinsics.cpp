@@ -149,7 +149,8 @@ llvm::Value *isNegative(llvm::IRBuilder<> &builder, llvm::Value *x) {
 // the sum lacks.
 llvm::Value *signedAddOverflows(llvm::IRBuilder<> &builder, llvm::Value *a, llvm::Value *b,
                                 llvm::Value *sum) {
-  return isNegative(builder, builder.CreateAnd(builder.CreateXor(a, sum), builder.CreateXor(b, sum)));
+  return isNegative(builder,
+                    builder.CreateAnd(builder.CreateXor(a, sum), builder.CreateXor(b, sum)));
 }
 
 // Whether a - b (`difference`) overflowed as signed: the operands' signs
@@ -196,9 +197,9 @@ llvm::Value *unsignedMulOverflows(llvm::IRBuilder<> &builder, llvm::Value *a, ll
 llvm::Value *signedBound(llvm::IRBuilder<> &builder, llvm::Value *a) {
   llvm::Type *type = a->getType();
   const unsigned width = type->getScalarSizeInBits();
-  return builder.CreateSelect(
-      isNegative(builder, a), llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(width)),
-      llvm::ConstantInt::get(type, llvm::APInt::getSignedMaxValue(width)));
+  return builder.CreateSelect(isNegative(builder, a),
+                              llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(width)),
+                              llvm::ConstantInt::get(type, llvm::APInt::getSignedMaxValue(width)));
 }
 
 // Replaces the {result, overflow} pair `call` returns: the extractvalues of
@@ -215,7 +216,8 @@ void replacePair(llvm::IRBuilder<> &builder, llvm::CallInst *call, llvm::Value *
     extract->eraseFromParent();
   }
   if (!call->use_empty()) {
-    llvm::Value *pair = builder.CreateInsertValue(llvm::PoisonValue::get(call->getType()), result, 0);
+    llvm::Value *pair =
+        builder.CreateInsertValue(llvm::PoisonValue::get(call->getType()), result, 0);
     call->replaceAllUsesWith(builder.CreateInsertValue(pair, overflow, 1));
   }
 }
@@ -228,16 +230,35 @@ llvm::Value *reduce(llvm::IRBuilder<> &builder, llvm::Intrinsic::ID id, llvm::Va
   llvm::Intrinsic::ID pairwise = llvm::Intrinsic::not_intrinsic;
   llvm::Instruction::BinaryOps bitwise = llvm::Instruction::BinaryOpsEnd;
   switch (id) {
-  case llvm::Intrinsic::vector_reduce_and: bitwise = llvm::Instruction::And; break;
-  case llvm::Intrinsic::vector_reduce_or: bitwise = llvm::Instruction::Or; break;
-  case llvm::Intrinsic::vector_reduce_xor: bitwise = llvm::Instruction::Xor; break;
-  case llvm::Intrinsic::vector_reduce_smax: pairwise = llvm::Intrinsic::smax; break;
-  case llvm::Intrinsic::vector_reduce_smin: pairwise = llvm::Intrinsic::smin; break;
-  case llvm::Intrinsic::vector_reduce_umax: pairwise = llvm::Intrinsic::umax; break;
-  case llvm::Intrinsic::vector_reduce_umin: pairwise = llvm::Intrinsic::umin; break;
-  case llvm::Intrinsic::vector_reduce_fmax: pairwise = llvm::Intrinsic::maxnum; break;
-  case llvm::Intrinsic::vector_reduce_fmin: pairwise = llvm::Intrinsic::minnum; break;
-  default: return nullptr;
+  case llvm::Intrinsic::vector_reduce_and:
+    bitwise = llvm::Instruction::And;
+    break;
+  case llvm::Intrinsic::vector_reduce_or:
+    bitwise = llvm::Instruction::Or;
+    break;
+  case llvm::Intrinsic::vector_reduce_xor:
+    bitwise = llvm::Instruction::Xor;
+    break;
+  case llvm::Intrinsic::vector_reduce_smax:
+    pairwise = llvm::Intrinsic::smax;
+    break;
+  case llvm::Intrinsic::vector_reduce_smin:
+    pairwise = llvm::Intrinsic::smin;
+    break;
+  case llvm::Intrinsic::vector_reduce_umax:
+    pairwise = llvm::Intrinsic::umax;
+    break;
+  case llvm::Intrinsic::vector_reduce_umin:
+    pairwise = llvm::Intrinsic::umin;
+    break;
+  case llvm::Intrinsic::vector_reduce_fmax:
+    pairwise = llvm::Intrinsic::maxnum;
+    break;
+  case llvm::Intrinsic::vector_reduce_fmin:
+    pairwise = llvm::Intrinsic::minnum;
+    break;
+  default:
+    return nullptr;
   }
   const unsigned count = llvm::cast<llvm::FixedVectorType>(vector->getType())->getNumElements();
   llvm::Value *total = builder.CreateExtractElement(vector, uint64_t(0));
@@ -268,8 +289,8 @@ bool expand(llvm::CallInst *call, llvm::Intrinsic::ID id) {
   }
   case llvm::Intrinsic::sadd_sat: {
     llvm::Value *sum = builder.CreateAdd(a, b);
-    replacement = builder.CreateSelect(signedAddOverflows(builder, a, b, sum),
-                                       signedBound(builder, a), sum);
+    replacement =
+        builder.CreateSelect(signedAddOverflows(builder, a, b, sum), signedBound(builder, a), sum);
     break;
   }
   case llvm::Intrinsic::ssub_sat: {
@@ -330,13 +351,14 @@ bool expandIntrinsics(llvm::Module &module, size_t &expanded, std::string &error
       continue;
     std::vector<llvm::CallInst *> calls;
     for (llvm::User *user : intrinsic.users())
-      if (auto *call = llvm::dyn_cast<llvm::CallInst>(user); call && call->getCalledFunction() == &intrinsic)
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(user);
+          call && call->getCalledFunction() == &intrinsic)
         calls.push_back(call);
     for (llvm::CallInst *call : calls) {
       if (!expand(call, id)) {
         error = "the LLVM intrinsic " + intrinsic.getName().str() + " (in function '" +
-                call->getFunction()->getName().str() + "') has no SPIR-V translation: " +
-                describe(*call);
+                call->getFunction()->getName().str() +
+                "') has no SPIR-V translation: " + describe(*call);
         return false;
       }
       ++expanded;

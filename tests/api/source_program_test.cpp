@@ -8,6 +8,7 @@
 // Tests that need a fresh process (cache, no compiler) re-run this binary
 // with --gtest_filter=BuildCache.DISABLED_ChildProcess and LANEWISE_TEST_CHILD
 // set; that test does nothing otherwise.
+#include "closed_form_sums.h"
 #include "common.h"
 
 #include <algorithm>
@@ -1025,21 +1026,6 @@ TEST_F(SourceProgram, OptimisedVectorsOfLengthsSPIRVLacksBuildAndRun) {
 // read. The driver's translator promotes them as LLVM's type legalisation
 // does. The expected values are the loops themselves, run on the host in
 // the kernel's types.
-template <typename T> std::array<T, 4> sumsOf(T count) {
-  // Unsigned types wrap: computed in 64 bits and truncated, which is the
-  // same modulo 2^n and never overflows a promoted int on the host.
-  using W = std::conditional_t<std::is_signed_v<T>, T, uint64_t>;
-  T a = 0, b = 0, d = 0, e = 0;
-  for (T i = 1; i < count; i++)
-    a = T(W(a) + W(i));
-  for (T i = 0; i < count; i++)
-    b = T(W(b) + W(i) * W(i));
-  for (T i = 0; i < count; i++)
-    d = T(W(d) + W(i) * W(i) * W(i));
-  for (T i = count; i > 3; i = T(i - 3))
-    e = T(W(e) + W(i) * 7 - 5);
-  return {a, b, d, e};
-}
 
 // Whether SPIR-V words in `binary` (anywhere in it, at any offset) declare an
 // OpTypeInt of a width other than 8, 16, 32 and 64 bits.

@@ -101,9 +101,8 @@ TEST_F(SubDevice, EqualPartitionMakesDevicesOfThatManyUnits) {
 
 TEST_F(SubDevice, CountedPartitionMakesTheCountsInOrder) {
   const cl_device_partition_property last = units - 1;
-  const std::vector<cl_device_id> subs =
-      partition(root, {CL_DEVICE_PARTITION_BY_COUNTS, 1, last,
-                       CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0});
+  const std::vector<cl_device_id> subs = partition(
+      root, {CL_DEVICE_PARTITION_BY_COUNTS, 1, last, CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0});
   ASSERT_EQ(subs.size(), 2u);
   EXPECT_EQ(deviceInfo<cl_uint>(subs[0], CL_DEVICE_MAX_COMPUTE_UNITS), 1u);
   EXPECT_EQ(deviceInfo<cl_uint>(subs[1], CL_DEVICE_MAX_COMPUTE_UNITS), cl_uint(last));
@@ -130,8 +129,8 @@ TEST_F(SubDevice, BadPartitionsAreRejectedWithTheSpecifiedErrors) {
   EXPECT_EQ(tryPartition(root, {CL_DEVICE_PARTITION_BY_COUNTS, -1,
                                 CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0}),
             CL_INVALID_DEVICE_PARTITION_COUNT);
-  EXPECT_EQ(tryPartition(root, {CL_DEVICE_PARTITION_BY_COUNTS,
-                                CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0}),
+  EXPECT_EQ(tryPartition(
+                root, {CL_DEVICE_PARTITION_BY_COUNTS, CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0}),
             CL_INVALID_DEVICE_PARTITION_COUNT);
   // Partition types the device does not report.
   EXPECT_EQ(tryPartition(root, {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
@@ -215,9 +214,9 @@ TEST_F(SubDevice, ContextOfSubDevicesAndParentRunsKernelsOnEach) {
       clCreateContext(nullptr, cl_uint(devices.size()), devices.data(), nullptr, nullptr, &error);
   ASSERT_EQ(error, CL_SUCCESS);
   cl_uint numDevices = 0;
-  ASSERT_EQ(clGetContextInfo(context, CL_CONTEXT_NUM_DEVICES, sizeof numDevices, &numDevices,
-                             nullptr),
-            CL_SUCCESS);
+  ASSERT_EQ(
+      clGetContextInfo(context, CL_CONTEXT_NUM_DEVICES, sizeof numDevices, &numDevices, nullptr),
+      CL_SUCCESS);
   ASSERT_EQ(numDevices, devices.size());
   std::vector<cl_device_id> listed(numDevices);
   ASSERT_EQ(clGetContextInfo(context, CL_CONTEXT_DEVICES, numDevices * sizeof(cl_device_id),
@@ -229,8 +228,8 @@ TEST_F(SubDevice, ContextOfSubDevicesAndParentRunsKernelsOnEach) {
     const char *source = kSource;
     cl_program program = clCreateProgramWithSource(context, 1, &source, nullptr, &error);
     ASSERT_EQ(error, CL_SUCCESS);
-    ASSERT_EQ(clBuildProgram(program, parentOnly ? 1 : 0, parentOnly ? &root : nullptr, "",
-                             nullptr, nullptr),
+    ASSERT_EQ(clBuildProgram(program, parentOnly ? 1 : 0, parentOnly ? &root : nullptr, "", nullptr,
+                             nullptr),
               CL_SUCCESS);
     cl_uint programDevices = 0;
     ASSERT_EQ(clGetProgramInfo(program, CL_PROGRAM_NUM_DEVICES, sizeof programDevices,
@@ -288,15 +287,14 @@ TEST_F(SubDevice, ContextOfSubDevicesAndParentRunsKernelsOnEach) {
           clCreateCommandQueueWithProperties(context, devices[d], nullptr, &error);
       ASSERT_EQ(error, CL_SUCCESS);
       cl_device_id queueDevice = nullptr;
-      ASSERT_EQ(clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof queueDevice, &queueDevice,
-                                      nullptr),
-                CL_SUCCESS);
+      ASSERT_EQ(
+          clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof queueDevice, &queueDevice, nullptr),
+          CL_SUCCESS);
       EXPECT_EQ(queueDevice, devices[d]);
       const cl_int factor = cl_int(d) + 2;
       ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof buffer, &buffer), CL_SUCCESS);
       ASSERT_EQ(clSetKernelArg(kernel, 1, sizeof factor, &factor), CL_SUCCESS);
-      ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr,
-                                       nullptr),
+      ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &n, nullptr, 0, nullptr, nullptr),
                 CL_SUCCESS);
       ASSERT_EQ(clFinish(queue), CL_SUCCESS);
       for (size_t i = 0; i < n; ++i)
@@ -335,27 +333,26 @@ TEST_F(SubDevice, SubDeviceLaunchesRunOnItsComputeUnitsAlone) {
   cl_command_queue queue = clCreateCommandQueueWithProperties(context, subs[0], nullptr, &error);
   ASSERT_EQ(error, CL_SUCCESS);
   cl_int zero = 0;
-  cl_mem counters = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                   sizeof zero, &zero, &error);
+  cl_mem counters =
+      clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero, &error);
   ASSERT_EQ(error, CL_SUCCESS);
-  cl_mem most = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero,
-                               &zero, &error);
+  cl_mem most =
+      clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero, &error);
   ASSERT_EQ(error, CL_SUCCESS);
   const cl_int spins = 2000;
   ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof counters, &counters), CL_SUCCESS);
   ASSERT_EQ(clSetKernelArg(kernel, 1, sizeof most, &most), CL_SUCCESS);
   ASSERT_EQ(clSetKernelArg(kernel, 2, sizeof spins, &spins), CL_SUCCESS);
   const size_t global = 256, local = 2;
-  ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr,
-                                   nullptr),
+  ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr),
             CL_SUCCESS);
   cl_int got[2] = {-1, -1};
   ASSERT_EQ(clEnqueueReadBuffer(queue, counters, CL_TRUE, 0, sizeof(cl_int), &got[0], 0, nullptr,
                                 nullptr),
             CL_SUCCESS);
-  ASSERT_EQ(clEnqueueReadBuffer(queue, most, CL_TRUE, 0, sizeof(cl_int), &got[1], 0, nullptr,
-                                nullptr),
-            CL_SUCCESS);
+  ASSERT_EQ(
+      clEnqueueReadBuffer(queue, most, CL_TRUE, 0, sizeof(cl_int), &got[1], 0, nullptr, nullptr),
+      CL_SUCCESS);
   EXPECT_EQ(got[0], 0);
   // The two work-items of one group at most.
   EXPECT_GE(got[1], 1);

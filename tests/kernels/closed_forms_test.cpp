@@ -2,6 +2,7 @@
 // wider than the loop's type (cl/closed_forms.cl, cl/closed_form_sum.cl), which reach the engine
 // as SPV_INTEL_arbitrary_precision_integers of 9 to 67 bits. The expected
 // values are the loops themselves, run here in the kernel's types.
+#include "closed_form_sums.h"
 #include "harness.h"
 
 #include <array>
@@ -11,22 +12,6 @@
 
 namespace lanewise::test {
 namespace {
-
-template <typename T> std::array<T, 4> sumsOf(T count) {
-  // Unsigned types wrap: computed in 64 bits and truncated, which is the
-  // same modulo 2^n and never overflows a promoted int on the host.
-  using W = std::conditional_t<std::is_signed_v<T>, T, uint64_t>;
-  T a = 0, b = 0, d = 0, e = 0;
-  for (T i = 1; i < count; i++)
-    a = T(W(a) + W(i));
-  for (T i = 0; i < count; i++)
-    b = T(W(b) + W(i) * W(i));
-  for (T i = 0; i < count; i++)
-    d = T(W(d) + W(i) * W(i) * W(i));
-  for (T i = count; i > 3; i = T(i - 3))
-    e = T(W(e) + W(i) * 7 - 5);
-  return {a, b, d, e};
-}
 
 const std::vector<uint64_t> kWide = {0,     1,      2,      3,      4,      5,     17,
                                      100,   255,    256,    1000,   65535,  65536, 92682,

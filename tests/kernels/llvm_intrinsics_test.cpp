@@ -21,8 +21,15 @@ namespace {
 // bits), then random ones, `count` in all.
 template <typename T> std::vector<T> values(size_t count, uint32_t seed) {
   using limits = std::numeric_limits<T>;
-  std::vector<T> v = {T(0), T(1), T(2), T(-1), limits::max(), limits::min(),
-                      T(limits::max() - 1), T(limits::min() + 1), T(limits::max() / 2),
+  std::vector<T> v = {T(0),
+                      T(1),
+                      T(2),
+                      T(-1),
+                      limits::max(),
+                      limits::min(),
+                      T(limits::max() - 1),
+                      T(limits::min() + 1),
+                      T(limits::max() / 2),
                       T(limits::max() / 2 + 1)};
   for (unsigned bit = 0; bit < 8 * sizeof(T); bit += 3)
     v.push_back(T(uint64_t(1) << bit));
@@ -295,9 +302,9 @@ TEST_F(LlvmIntrinsics, IntegerReductionsFoldEveryComponent) {
 TEST_F(LlvmIntrinsics, FloatReductionsSkipNaNs) {
   const float nan = std::numeric_limits<float>::quiet_NaN(),
               inf = std::numeric_limits<float>::infinity();
-  const std::vector<float> a = {1.0f, -2.0f, 3.5f, 0.25f,   nan,  5.0f, -7.0f, nan,
-                                -inf, inf,   0.0f, -0.0f,   nan,  nan,  nan,   -1.0f,
-                                2.0f, 2.0f,  2.0f, 1e-40f,  -3e38f, 3e38f, 1.0f, 0.5f};
+  const std::vector<float> a = {1.0f, -2.0f, 3.5f, 0.25f,  nan,    5.0f,  -7.0f, nan,
+                                -inf, inf,   0.0f, -0.0f,  nan,    nan,   nan,   -1.0f,
+                                2.0f, 2.0f,  2.0f, 1e-40f, -3e38f, 3e38f, 1.0f,  0.5f};
   std::vector<float> expected;
   for (size_t i = 0; i < a.size(); i += 4) {
     float max = a[i], min = a[i];

@@ -115,8 +115,7 @@ __kernel void rotate_uint(__global uint *r, __global const uint *a, __global con
   uint x = a[i], s = b[i];
   r[i] = (x << (s & 31)) | (x >> ((32 - s) & 31));
 }
-__kernel void rotate_right_uint(__global uint *r, __global const uint *a,
-                                __global const uint *b) {
+__kernel void rotate_right_uint(__global uint *r, __global const uint *a, __global const uint *b) {
   ID;
   uint x = a[i], s = b[i];
   r[i] = (x >> (s & 31)) | (x << ((32 - s) & 31));
