@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libmpfr-dev
   clang-14 llvm-spirv-14 llvm-14-dev libclang-cpp14-dev libclang-14-dev libllvmspirvlib-14-dev
   pocl-opencl-icd python3-pyopencl python3-numpy
+  lintian
 )
 if [ "${1:-}" = fuzz ]; then
   packages+=(clang-16 libclang-rt-16-dev)
