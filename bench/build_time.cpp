@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lanewise-build-bench: how long an OpenCL C program takes to build, on
 // every OpenCL device the ICD loader shows (bench/run.sh --build-times
 // shows Lanewise, PoCL and Oclgrind), in one run.

@@ -181,3 +181,5 @@ __kernel void walsh8_subgroup(__global const int *in, __global int *out) {
 
 // (11) Does nothing: the launch cost.
 __kernel void empty(void) {}
+
+// SPDX-License-Identifier: Apache-2.0

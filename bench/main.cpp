@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lanewise-bench: runs the kernels of bench/kernels.cl on Lanewise and, in
 // the same process, on PoCL when the ICD loader lists it, and prints the
 // median time per kernel and the Lanewise/PoCL ratio. Every output is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs lanewise-bench from an existing build with both OpenCL drivers visible
 # to the ICD loader: Lanewise from that build, and PoCL when it is installed.
 # With --build-times first, runs lanewise-build-bench instead, with Oclgrind

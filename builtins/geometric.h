@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The geometric functions of OpenCL C 3.0, 6.15.5 (OpenCL.std cross,
 // distance, length, normalize and their fast_ forms) and SPIR-V's OpDot,
 // over vectors of 1 to 4 components. They compute in a wider type (double

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Element functions of the OpenCL.std extended instruction set (OpenCL C 3.0,
 // 6.15.2 to 6.15.4), as pure templates over one element. The engine applies
 // them to every active lane of a register.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shuffle and shuffle2 (OpenCL C 3.0, 6.15.12; OpenCL.std 182 and 183):
 // permutations of the components of one or two vectors, per work-item.
 #pragma once

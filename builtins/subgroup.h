@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sub-group operations as pure functions over one sub-group's lanes
 // (OpenCL C 3.0, 6.15.16; cl_khr_subgroup_*; cl_intel_subgroups). A
 // sub-group is `size` consecutive lanes; `active(i)` says whether lane i of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Build-time SPIR-V for tests: OpenCL C compiled the way Lanewise compiles it
 # (clang-14 -cc1 for spir64, then llvm-spirv-14), and SPIR-V assembly.
 #

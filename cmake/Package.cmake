@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The Debian package. In a build folder:
 #
 #   cpack -G DEB      # lanewise_<version>_amd64.deb

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sanitizer builds: -DLANEWISE_SANITIZE=address,undefined or -DLANEWISE_SANITIZE=thread
 # instruments everything this project compiles (the library, the translator, the
 # command line and the tests). scripts/sanitize.sh builds and runs the suite

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Declarations of Lanewise's implementations of the OpenCL entry points. Each
 // is declared from the ICD header's cl_api_* type, so a definition whose
 // signature drifts from the API fails to link instead of corrupting a call.

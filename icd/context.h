@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Contexts (OpenCL 3.0 API, 4.4).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cl_khr_icd dispatch table and the few symbols the ICD loader looks up
 // by name. Everything else is reached only through the table.
 #include "icd/api.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Events and the commands they stand for (OpenCL 3.0 API, 5.11 and 5.12).
 #pragma once
 

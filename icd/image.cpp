@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Image objects and their commands (OpenCL 3.0 API, 5.3).
 #include "icd/image.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Image objects (OpenCL 3.0 API, 5.3). An image is a memory object
 // (icd/memory.h) whose storage holds its texels row by row, slice by slice
 // or layer by layer, at the pitches clGetImageInfo reports; a kernel sees it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An array whose size is fixed when it is made, kept inside its owner when
 // small.
 #pragma once

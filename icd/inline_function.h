@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A move-only callable that keeps what it calls inside itself.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "icd/api.h"
 #include "icd/image.h"
 #include "icd/inline_array.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory objects: buffers and sub-buffers (OpenCL 3.0 API, 5.2), and what
 // images (5.3, icd/image.h) share with them. Device memory is host memory: a
 // memory object's storage is an aligned host allocation, the application's

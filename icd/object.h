@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The OpenCL object model shared by every API object: the ICD dispatch
 // pointer, reference counting, handle validation and the info-query protocol.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The platform, the device and their queries (OpenCL 3.0 API, 4.1 and 4.2).
 #include "icd/platform.h"
 

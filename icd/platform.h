@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Lanewise platform, its CPU device and the device's sub-devices.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Programs and kernels (OpenCL 3.0 API, 5.8 and 5.9).
 #pragma once
 

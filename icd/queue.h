@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command queues (OpenCL 3.0 API, 5.1).
 #pragma once
 

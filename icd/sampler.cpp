@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sampler objects (OpenCL 3.0 API, 5.4).
 #include "icd/sampler.h"
 

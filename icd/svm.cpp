@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared virtual memory (OpenCL 3.0 API, 5.6): coarse- and fine-grain
 // buffers, with SVM atomics. Device memory is host memory, so an SVM
 // allocation is an aligned host allocation that the context keeps track of;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The scalar semantics of SPIR-V's binary instructions (SPIR-V 1.4,
 // 3.37.13 to 3.37.15), element by element: what the arithmetic handlers
 // (exec_arithmetic.cpp) and the streamed stores (exec_affine.cpp) compute.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The engine's instruction set: pre-decoded instructions over lane-vector
 // registers, grouped into blocks, and the compiled form of a kernel.
 //

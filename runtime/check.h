@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The checked mode: which checks a kernel was built with, where each checked
 // instruction comes from, the memory a launch may touch, and the findings.
 //

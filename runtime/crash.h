@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The crash report: in the default mode, a kernel's wild memory access
 // faults like compiled code would. Before the process dies of it, a handler
 // of SIGSEGV, SIGBUS and SIGFPE says which kernel, which instruction (with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Affine lane values: a value that is base + x × stride + y × rowStride in
 // every lane of a warp, lane l being at x = l % rowLanes in the warp's row
 // y = l / rowLanes (ExecutionState::rowLanes), is held as those three

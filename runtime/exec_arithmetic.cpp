@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Integer, floating-point, bitwise, logical and comparison instructions
 // (SPIR-V 1.4, 3.37.13 to 3.37.15).
 #include "runtime/binary_ops.h"

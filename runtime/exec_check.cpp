@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The instructions of the checked mode (runtime/check.h): they validate each
 // active lane before the operation they guard and report what is wrong.
 #include "builtins/subgroup.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Moving values between registers: copies, vector shuffles, dynamic
 // component access (SPIR-V 1.4, 3.37.12).
 #include "builtins/shuffle.h"

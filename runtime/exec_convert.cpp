@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Conversion instructions (SPIR-V 1.4, 3.37.11) with the OpenCL rounding and
 // saturation rules (OpenCL C 3.0, 6.4.3; OpenCL SPIR-V environment, 2.9).
 #include "runtime/handlers.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The geometric functions (builtins/geometric.h): each lane's result is a
 // function of all components of its operands.
 #include "builtins/geometric.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sub-group operations over the S-lane slices of a warp (DESIGN.md,
 // "Barriers and sub-groups"): shuffles are permutations within each slice,
 // reductions and scans loops over its active lanes; the element rules are in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Image instructions (SPIR-V 1.4, 3.37.10; OpenCL C 3.0, 6.15.15 and 8):
 // OpImageRead, OpImageWrite, OpImageSampleExplicitLod and the queries. The
 // image operand holds the address of its descriptor (runtime/image.h). A

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OpenCL.std element functions: the builtins/ functions applied to every
 // active lane, one instance per function, type and shape.
 #include "builtins/math.h"

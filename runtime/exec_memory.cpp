@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory instructions: loads, stores, pointer arithmetic, copies, atomics and
 // asynchronous work-group copies (SPIR-V 1.4, 3.37.8 and 3.37.18). Pointers
 // are 64-bit host addresses; a load or store through a varying pointer is a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // printf (OpenCL C 3.0, 6.15.14): each active lane formats its record into
 // its worker thread's part of the launch's log; the launch writes the log
 // out, in work-item order, when every work-group has finished.

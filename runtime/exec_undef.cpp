@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The register shadow of the checked mode (runtime/check.h): a byte per lane
 // for each SSA value that may be undefined (an OpUndef under the uninit
 // check, a relative shuffle's result under the subgroups check), its bits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Work-group collective functions (OpenCL C 3.0, 6.15.17): reductions,
 // scans, votes and broadcasts over every work-item of a work-group, whose
 // lanes may lie in several warps. The lowering (spirv/lower_group.cpp,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The state a handler sees: one warp's registers and active lanes, and the
 // loops over lanes that handlers are written with.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The handlers of the engine's core instructions, chosen at build time by
 // operation, element type and the shape (uniform or varying) of the
 // registers. Each factory returns nullptr for a combination it does not

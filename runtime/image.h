@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Images and samplers as kernels see them (OpenCL C 3.0, 6.15.15; the OpenCL
 // SPIR-V environment, 2.9 and 2.10; OpenCL 3.0 API, 5.3 and 5.4).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The image format tables (runtime/image_format.h) and encodeTexel.
 #include "runtime/image_format.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Image formats: the texel layout of each channel order and data type, and
 // the conversions of OpenCL C 3.0, 8.3 between texels and the float, int
 // and uint vectors that read_image{f,i,ui} return and write_image{f,i,ui}

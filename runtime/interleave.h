@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Between memory, where lane l's vector of n components lies at base + l *
 // n elements, and varying registers, where component c of lane l is at
 // c * width + l: the transposition that consecutive vector loads and stores

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs one warp through a kernel's blocks in lockstep.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The instruction sets the handlers are built for, and the one this process
 // runs them with: the widest the processor has, chosen once.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JSON text for the reports (LANEWISE_CHECK_JSON) and the trace
 // (LANEWISE_TRACE).
 #pragma once

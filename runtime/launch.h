@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The NDRange scheduler: work-groups on oneTBB workers, warps within them.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OpenCL C printf (OpenCL C 3.0, 6.15.14; the OpenCL.std printf extended
 // instruction): the format parsed once when the kernel is built, the
 // formatting of one conversion, and the per-launch log that keeps each

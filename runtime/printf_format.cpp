@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The printf format string of OpenCL C 3.0, 6.15.14.2, and the conversion
 // of one value. OpenCL C printf follows C99 for each conversion, so the
 // host's snprintf does the converting; what OpenCL C changes (the vector

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Problems the library reports about kernels: checked-mode findings and
 // launches the watchdog stopped. They are counted for the process, so that
 // it can end with a status that says so (LANEWISE_CHECK_EXITCODE=N, like the

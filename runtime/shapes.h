@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Selecting a handler instance by the shape of its registers, and the C++
 // types that stand for each Scalar.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Statistics of kernels (LANEWISE_STATS=1), printed when the process ends:
 // per kernel, its launches, work-items and time; its lane utilisation (the
 // active lanes of each block run over the lanes of the warps that ran it),

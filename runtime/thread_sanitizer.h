@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Happens-before edges that ThreadSanitizer cannot see for itself.
 //
 // Work-groups are handed to oneTBB's workers and back through TBB's own

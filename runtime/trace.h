@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A look inside launches (LANEWISE_TRACE=FILE): a Chrome trace (JSON, for
 // Perfetto or chrome://tracing) written when the process ends, with one
 // track per thread: the command queue's commands (kernels, copies, fills),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The watchdog of a launch (LANEWISE_TIMEOUT=seconds): a launch that runs
 // past its time is stopped at the next backward branch or barrier of every
 // warp; work-groups not yet started do not start. The launch then reports

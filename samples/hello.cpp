@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lists the OpenCL platforms the ICD loader finds and, for Lanewise, its
 // device: what an application sees before it runs anything.
 #include <CL/cl.h>

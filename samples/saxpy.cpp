@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A complete OpenCL C++ program: builds a kernel from OpenCL C source on the
 // Lanewise platform, runs it over a million work-items with a partial last
 // work-group, and checks every result on the host.

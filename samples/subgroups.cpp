@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sub-groups on Lanewise: a sum of every sub-group with shuffle_xor steps
 // (a butterfly) and an inclusive prefix sum with shuffle_up steps, checked
 // against the host, with a work-group size that leaves the last sub-group

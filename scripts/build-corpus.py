@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Builds every OpenCL C file of a folder through the OpenCL API, under each of
 several option sets, on Lanewise and (optionally) other platforms beside it,
 and reports what built, what failed and what crashed or hung.

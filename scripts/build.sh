@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Configures and builds Lanewise into ./build (or $LANEWISE_BUILD_DIR): every
 # target, or the ones named as arguments.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs one libFuzzer target (tests/fuzz/) for a number of seconds:
 #
 #   scripts/fuzz.sh spirv_module|opencl_c|run_description SECONDS [libFuzzer options...]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs Lanewise's build and test dependencies from Debian 12 packages;
 # with the argument "fuzz", also what the fuzz targets need (scripts/fuzz.sh:
 # clang-16 and its libFuzzer, since clang-14 has no _Float16 on x86-64).

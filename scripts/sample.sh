@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The main job: builds Lanewise and runs the sample host program through the
 # OpenCL ICD loader, with Lanewise as the only platform.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds Lanewise with sanitizers (cmake/Sanitizers.cmake) and runs the test
 # suite under them:
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Prints the table of core SPIR-V instructions for docs/compatibility.md.
 
 In scope: every instruction of the SPIR-V grammar (SPIRV-Headers) up to

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds Lanewise and runs the whole test suite:
 #   1. the release build's tests (ctest in build/; arguments go to this ctest);
 #   2. the API, SPIR-V, command-line and PyOpenCL tests built with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes OUTPUT, a C++ fragment with one table of {value, name} per enum of
 # SPIRV-Headers' spirv.json (INPUT) that diagnostics name. Run in script mode:
 #   cmake -DINPUT=.../spirv.json -DOUTPUT=.../spirv_enum_names.inc -P GenerateEnumNames.cmake

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes OUTPUT, a C++ fragment with the {opcode, name} table of the OpenCL.std
 # extended instruction set, from SPIRV-Headers' grammar (INPUT). Script mode:
 #   cmake -DINPUT=.../extinst.opencl.std.100.grammar.json -DOUTPUT=... -P GenerateOpenCLStdNames.cmake

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The control-flow graph of a function: successors, predecessors, reverse
 // post-order, post-dominators and loops. Blocks are referred to by their
 // reverse post-order number; unreachable blocks have none.

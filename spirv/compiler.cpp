@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "spirv/compiler.h"
 #include "spirv/support.h"
 #include "spirv/translator/fixups.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The OpenCL C compiler driver: OpenCL C source to SPIR-V with clang and
 // Lanewise's translator (lanewise-llvm-spirv: LLVMSPIRVLib after the LLVM IR
 // fix-ups of spirv/translator/fixups.h), run as child processes, with a disk

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The extended instruction sets that carry no semantics for execution:
 // debug information (OpenCL.DebugInfo.100, the older DebugInfo that
 // llvm-spirv names SPIRV.debug) and

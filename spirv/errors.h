@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Errors of the SPIR-V front end. Internally the reader, normaliser and
 // validator throw LoadError; the public entry point (loader.h) turns it into
 // a LoadResult.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Inlining: OpenCL has no recursion, so every call of a kernel can be
 // replaced by the body of its callee, leaving one function to lower.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel argument information (clGetKernelArgInfo, clSetKernelArg) from a
 // kernel entry point, as llvm-spirv-14 records it: the parameters' OpName,
 // the OpStrings "kernel_arg_type.<kernel>.<type>,<type>,...," and

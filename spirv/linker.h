@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // clLinkProgram's link step: SPIR-V modules joined by the SPIRV-Tools linker,
 // imports resolved against exports (LinkageAttributes).
 #pragma once

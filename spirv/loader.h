@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The SPIR-V front end in one call: bytes in, a normalised, validated,
 // parsed module out (or an error and a build log). The OpenCL layer (icd/)
 // calls this for clCreateProgramWithIL / clBuildProgram.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lowering a kernel to bytecode: the uniformity of its values, its
 // arguments, its blocks in order, and the dispatch of each instruction to
 // its family (spirv/lowering.h lists the files).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lowering a kernel of a loaded module to the engine's bytecode (DESIGN.md,
 // "Bytecode, decoded once"): calls inlined, blocks in reverse post-order,
 // values in uniform or varying registers, phis as copies on edges, and every

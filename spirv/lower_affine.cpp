@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Affine lane values (runtime/exec_affine.cpp): values that are base + x ×
 // stride + y × rowStride in every lane of a warp, held as those three
 // elements (the value's pair: its base and its strides) in one uniform

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Arithmetic, bitwise and comparison instructions, conversions and selection
 // (SPIR-V 1.4, 3.37.11 to 3.37.15), bound to runtime/exec_arithmetic.cpp and
 // runtime/exec_convert.cpp.

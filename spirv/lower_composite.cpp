@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Composite instructions (SPIR-V 1.4, 3.37.12) and shuffle, shuffle2, select
 // and bitselect (OpenCL.std), bound to runtime/exec_composite.cpp.
 #include "spirv/lowering.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Constants in memory layout, and pointers whose value is known when the
 // kernel is built.
 #include "spirv/lowering.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Block terminators and the phi copies of control-flow edges.
 #include "spirv/lowering.h"
 

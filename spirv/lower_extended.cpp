@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The OpenCL.std extended instructions: dispatch, math, geometric and mixed
 // functions, bound to runtime/exec_math.cpp and runtime/exec_geometric.cpp.
 #include "spirv/lowering.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sub-group operations, bound to runtime/exec_group.cpp.
 #include "spirv/lowering.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Image instructions (SPIR-V 1.4, 3.37.10; the OpenCL SPIR-V environment,
 // 2.9), bound to runtime/exec_image.cpp. Images are the addresses of their
 // descriptors and samplers their OpenCL C bit fields (runtime/image.h);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory instructions (SPIR-V 1.4, 3.37.8) and vloadn/vstoren (OpenCL.std),
 // bound to runtime/exec_memory.cpp.
 #include "spirv/lowering.h"

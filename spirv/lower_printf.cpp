@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // printf (OpenCL.std), bound to runtime/exec_printf.cpp.
 #include "spirv/lowering.h"
 

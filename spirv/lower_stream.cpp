@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Streamed stores: `c[i] = a[i] + b[i]` as one pass over memory
 // (runtime/exec_affine.cpp, streamedStoreHandler).
 #include "spirv/lowering.h"

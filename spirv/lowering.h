@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lowering of one kernel to bytecode (spirv/lower.h), shared by its
 // files, one per instruction family as runtime/exec_*.cpp executes them:
 //

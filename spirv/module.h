@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Lanewise SPIR-V IR: a light, instruction-level view of a module, in the
 // manner of SPIRV-Tools' opt IR. Module-scope instructions are kept in module
 // order (so that the module can be written back as words), function bodies as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "spirv/module_note.h"
 
 #include "spirv/module.h"

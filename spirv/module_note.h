@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Notes that Lanewise keeps inside a SPIR-V binary (OpSourceExtension, a
 // debug instruction of every SPIR-V version, with no effect on the module):
 // what a program binary is (a compiled object, a library), so that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Spelling of SPIR-V enumerants and opcodes as the specification spells
 // them, for diagnostics. The tables are generated at build time from
 // SPIRV-Headers' spirv.json (GenerateEnumNames.cmake).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Normalisation: rewrites that make modules from llvm-spirv-14 (Debian's
 // SPIR-V translator) valid without changing what their kernels do. Each fixes
 // a layout rule that matters to a shader compiler but not to a kernel:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading a SPIR-V binary into the IR (module.h), without normalising or
 // validating it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What Lanewise supports of SPIR-V beyond the core of a Kernel module:
 // capabilities, extensions and extended instruction sets. The tables are
 // in support.cpp, one place for later work to extend.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory layout of SPIR-V types under OpenCL C's rules.
 #include <algorithm>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which values of a kernel are the same in every lane of a warp (uniform)
 // and which differ (varying). Uniform values live in one register element;
 // varying ones in one element per lane.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Validation of a normalised module: SPIRV-Tools, then the rules of the
 // OpenCL SPIR-V environment that matter to Lanewise.
 //

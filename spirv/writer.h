@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writing the IR back as a SPIR-V binary: the normalised words that are
 // validated and kept in Module::words.
 #pragma once

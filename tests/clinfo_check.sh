@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # clinfo, loading only the given Lanewise library, must list the platform and
 # its CPU device and print no error for any query.
 set -u

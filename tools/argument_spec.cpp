@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "argument_spec.h"
 
 #include "errors.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The kernel argument specifications of 'lanewise run' (--arg SPEC):
 //
 //   [NAME=]buffer:TYPE:COUNT[:INIT]   a buffer of COUNT elements of TYPE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The checked mode and deterministic execution, which the library reads from
 // its environment (LANEWISE_CHECK and friends); the command line only sets
 // the variables.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small parser for the GNU style of long options: "--name", "--name=value",
 // "--name value" for options that need a value, one-letter aliases ("-h" for
 // "--help", "-o FILE"), and "--" to end the options.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The subcommands. Each takes the arguments after its name and returns the
 // exit status; UsageError and Failure escape to main, which reports them.
 #pragma once

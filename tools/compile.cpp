@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lanewise compile: OpenCL C to SPIR-V on the command line, through the
 // library's own compiler driver (clang, the translator's fix-ups, the disk
 // cache), validated and built for the Lanewise device. It also speaks the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The two ways a command fails: the command line (or a run description) is
 // wrong, or OpenCL, the program or the system refused what it asked for.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lanewise exec: runs another program with Lanewise as its only OpenCL
 // platform, the checked mode set up from the options.
 #include "checks.h"

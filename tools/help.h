@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The manual pages that --help prints: one for the tool, one per subcommand.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lanewise info: the platform, its device and the checks the environment
 // enables.
 #include "checks.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding liblanewise.so and making it the only platform the OpenCL ICD
 // loader offers.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lanewise: the command line of the Lanewise OpenCL platform.
 #include "commands.h"
 #include "errors.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Small helpers over the OpenCL API: error names, info queries, and finding
 // the Lanewise device once it is the only platform.
 #pragma once

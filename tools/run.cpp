@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lanewise run: builds one kernel from a file, sets its arguments from
 // specs, runs it once and prints the buffers asked for.
 #include "argument_spec.h"

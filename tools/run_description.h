@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What 'lanewise run' runs: the program, the kernel, the NDRange, the
 // arguments and the buffers to print, from the command line and from a run
 // description file (--args-file).

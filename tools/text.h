@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text helpers shared by the parsers of specs and run descriptions.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The OpenCL C types whose values the command line writes and prints: the
 // scalar types char to double and their vectors.
 #pragma once

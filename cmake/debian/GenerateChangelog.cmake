@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Writes the package's Debian changelog (debian/changelog format, gzip -9n):
 # one entry for VERSION, pointing to CHANGELOG.md for the changes. The entry
 # is dated with the release date CHANGELOG.md gives the version, as in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The OpenCL C built-ins of clang's tables, declared once per build.
 //
 // With -fdeclare-opencl-builtins, clang-14 declares a built-in function when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lanewise-compile-server --clang=PATH
 //
 // The OpenCL C compiler driver's worker (spirv/compiler.cpp): compiles

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LLVM IR fix-ups between clang-14 and llvm-spirv-14: rewrites that keep
 // a module's meaning and turn what llvm-spirv-14 cannot translate into what
 // it can. One function per pattern; each says what it replaces and why the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Integers of widths SPIR-V has no type for, promoted before translation.
 //
 // OpenCL's SPIR-V environment has integers of 8, 16, 32 and 64 bits (and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LLVM intrinsics that llvm-spirv-14 does not translate, or translates into
 // what an OpenCL environment rejects, expanded into the instructions they
 // stand for. clang-14's optimiser makes them from plain OpenCL C:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the translator's legalisations share. Each rewrites the LLVM IR
 // values of a type SPIR-V lacks (vectors of 32 components, integers of 33
 // bits) in types it has, function by function: every instruction that makes

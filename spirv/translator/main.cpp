@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lanewise-llvm-spirv IN.bc -o OUT.spv [--spirv-max-version=1.N]
 //     [--spirv-ext=-all,+EXT,...] [--preserve-ocl-kernel-arg-type-metadata-through-string]
 //     [--spirv-allow-extra-diexpressions] [--spirv-debug-info-version=legacy]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The compile server's messages (compile_server.cpp and the driver,
 // spirv/compiler.cpp): a message is a list of strings, sent as a 32-bit
 // count and then each string as a 32-bit length and its bytes, in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The translation step shared by lanewise-llvm-spirv and the compile server:
 // llvm-spirv's options, then the fix-ups (fixups.h), the verifier and
 // LLVMSPIRVLib, from a module in memory to SPIR-V words in memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vectors of lengths SPIR-V has no type for, made scalar before translation.
 //
 // SPIR-V (without Intel's VectorAnyINTEL) has vectors of 2, 3, 4, 8 and 16

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rectangular buffer transfers (OpenCL 3.0 API spec, 5.2.2):
 // clEnqueueReadBufferRect / clEnqueueWriteBufferRect / clEnqueueCopyBufferRect.
 // Expected bytes come from referenceRectCopy, a direct transcription of the

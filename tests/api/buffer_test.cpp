@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Buffer objects (OpenCL 3.0 API spec, 5.2): creation and flags, sub-buffers,
 // clGetMemObjectInfo, destructor callbacks, read / write / copy / fill.
 #include "common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every build option on every source: each OpenCL C file of the kernel and
 // command-line suites is built from source through clBuildProgram under
 // each option of the OpenCL 3.0 API spec, 5.8.6 (in the groups real

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The loops of tests/kernels/cl/closed_forms.cl and closed_form_sum.cl, run
 // on the host in the kernel's type: the expected values of the kernels
 // that clang -O2 turns into closed forms computed one bit wider.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shared fixtures for the API tests. The tests reach Lanewise only through the
 // OpenCL ICD loader, exactly as an application does.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Contexts: clCreateContext, clCreateContextFromType, clRetainContext,
 // clReleaseContext, clGetContextInfo and clSetContextDestructorCallback
 // (OpenCL 3.0 API specification, section 4.4).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // clGetDeviceInfo, clRetainDevice/clReleaseDevice and clCreateSubDevices
 // (OpenCL 3.0 API specification, section 4.2 and 4.3; appendix H for the
 // features that became optional in 3.0).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Event objects (OpenCL 3.0 API spec, 5.11-5.14): status, info, user events,
 // callbacks, markers and barriers, profiling, ordering, flush and finish.
 #include "common.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Image and sampler kernel arguments (OpenCL 3.0 API spec, clSetKernelArg):
 // an image argument takes an image of its declared type created for the
 // accesses its qualifier makes, a sampler argument a sampler, each passed as

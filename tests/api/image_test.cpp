@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Image objects and their commands (OpenCL 3.0 API spec, 5.3): supported
 // formats, creation of every image type with every host pointer flag, the
 // image queries, read / write / copy / map / fill, and their errors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel commands through the API (OpenCL 3.0 API spec, 5.9 and 5.10): a
 // command runs with the arguments set when it was enqueued (clSetKernelArg
 // afterwards changes only later commands), whatever their number and size,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Mapping buffers (OpenCL 3.0 API spec, 5.2.3 and 5.5): clEnqueueMapBuffer,
 // clEnqueueUnmapMemObject, and clEnqueueMigrateMemObjects.
 #include "common.h"

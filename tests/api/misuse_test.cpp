@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // API misuse: every entry point of Lanewise (icd/api.h) called with bad input
 // (null handles, handles of the wrong kind, released handles, handles of
 // another context, sizes and offsets out of range, bad flags, bad wait lists,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Platform layer: clGetPlatformIDs, clGetPlatformInfo, clGetDeviceIDs,
 // clGetExtensionFunctionAddressForPlatform and the host/device timers
 // (OpenCL 3.0 API specification, section 4.1 and 4.2).

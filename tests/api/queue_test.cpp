@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command-queues: clCreateCommandQueueWithProperties, clCreateCommandQueue,
 // clRetain/ReleaseCommandQueue, clGetCommandQueueInfo, clSetCommandQueueProperty,
 // clFlush and clFinish (OpenCL 3.0 API specification, section 5.1), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sampler objects (OpenCL 3.0 API spec, 5.4): creation with properties and
 // with the deprecated form, the queries, reference counting and the errors.
 #include "common.h"

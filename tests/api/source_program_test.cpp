@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OpenCL C source programs through the API: clBuildProgram with each build
 // option (OpenCL 3.0 API spec, 5.8.6), build logs and build information,
 // clCompileProgram with embedded headers and clLinkProgram (5.8.3-5.8.7),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sub-devices (OpenCL 3.0 API, 4.3, clCreateSubDevices): partitions equally
 // and by counts, the partition queries, reference counting, contexts of
 // sub-devices and of their parent together, programs and kernels on every
@@ -190,8 +191,6 @@ kernel void scale(global int *data, int factor) {
 // Work-groups of two work-items with a barrier (one group to a warp): each
 // counts the work-items running at once, and keeps the largest count.
 kernel void concurrency(global volatile int *running, global int *most, int spins) {
-  local int token;
-  token = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   int now = atomic_inc(running) + 1;
   atomic_max(most, now);

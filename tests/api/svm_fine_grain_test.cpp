@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fine-grain buffer SVM with SVM atomics (OpenCL 3.0 API spec, 5.6.1 and
 // 3.3.6; OpenCL C 3.0, 6.15.12): host and kernels share allocations, and
 // structures of pointers in them, without map or unmap; each sees the

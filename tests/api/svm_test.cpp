@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Coarse-grain shared virtual memory (OpenCL 3.0 API spec, 5.6): clSVMAlloc,
 // clSVMFree and the clEnqueueSVM* commands. Skipped when the device does not
 // report CL_DEVICE_SVM_COARSE_GRAIN_BUFFER.

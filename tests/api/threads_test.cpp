@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Concurrent use from several host threads. OpenCL API calls are thread-safe
 // (OpenCL 3.0 API spec, appendix "Shared Objects / Multiple Host Threads"),
 // except clSetKernelArg and friends, which these tests do not use.

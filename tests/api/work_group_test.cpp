@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Work-group collective functions (OpenCL C 3.0, 6.15.17), from OpenCL C
 // source through the driver: reductions and scans of add, min and max for
 // every type the spec lists (int, uint, long, ulong, float, double, half),

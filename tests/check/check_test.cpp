@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The checked mode: each kernel of cl/bugs.cl has one planted bug, which
 // must be reported with the right kind, kernel, source line and work-item;
 // the correct kernels must run without findings. Each kernel runs from the

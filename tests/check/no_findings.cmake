@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs a test binary (TESTS) with the checks CHECKS on, over the
 # tests FILTER selects, and fails if a test fails or if the checked mode
 # reports anything (REPORT receives the text report).

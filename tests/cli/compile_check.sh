@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # lanewise compile: OpenCL C in, a SPIR-V module out that spirv-val accepts
 # and that runs; build options from --build-options and after "--";
 # standard input and output; a failed build writes nothing; and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The compile server (lanewise-compile-server, clang's libraries in a
 # process kept between builds) builds the same SPIR-V as clang-14 and the
 # translator run as two programs per build (LANEWISE_COMPILE_SERVER=0), for

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Debugging as users run it: an application's planted bugs reported with
 # their source lines although it builds without -g; the read clang -O2 folds
 # away found at -O0; exit statuses that tell CI something was found; a hung

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # lanewise exec runs a program with Lanewise as its only platform, sets the
 # checked mode's variables from its options, and exits as the program does.
 set -u

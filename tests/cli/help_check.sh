@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Every manual page has the sections of a manual page and names its command;
 # 'help COMMAND' prints the same page; mistakes on the command line exit
 # with 2 and say what is wrong.

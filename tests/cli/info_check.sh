@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # lanewise info describes the Lanewise platform and device (the device clinfo
 # sees), the checks the environment enables, and finds the library the way
 # an installed tool does.

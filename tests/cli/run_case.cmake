@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Runs one data-driven case of 'lanewise run' and compares what it did with
 # what the case expects.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # lanewise run from the command line alone, and with a run description
 # whose settings the command line replaces or extends; --seed decides the
 # random values and nothing else does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: OpenCL C source and build options, as clBuildProgram
 // receives them (the compiler driver, spirv/compiler.h).
 //

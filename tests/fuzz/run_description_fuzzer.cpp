@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the run descriptions and argument specifications of
 // 'lanewise run' (tools/run_description.h, tools/argument_spec.h).
 //

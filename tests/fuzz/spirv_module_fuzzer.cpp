@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: a SPIR-V module, as clCreateProgramWithIL receives it.
 //
 // Every input is read, checked, normalised and validated (spirv/loader.h);

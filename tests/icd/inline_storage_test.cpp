@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // InlineFunction and InlineArray: what they hold lives exactly as long as
 // they do, inline or on the heap, across moves.
 #include "icd/inline_array.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Addresses and values affine in the work-item id (kernels in cl/affine.cl):
 // loads and stores through them in every element size and vector width, with
 // every stride (the element's, others, zero, negative), partial work-groups,

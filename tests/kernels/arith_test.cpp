@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Operators of OpenCL C on every built-in scalar type and vector width
 // (kernels in cl/arith.cl). Expected values follow the OpenCL C 3.0 rules,
 // computed here in C++: integer arithmetic wraps, shift counts are taken

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Core SPIR-V instructions clang-14 does not emit from OpenCL C, written in
 // assembly (kernels in cl/core_instructions.spvasm). Expected values follow
 // the SPIR-V 1.4 specification's definition of each instruction, computed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Atomics (cl/atomics.cl): final values computed from the inputs, and the old
 // values each work-item got checked for consistency with some serial order.
 #include "harness.h"

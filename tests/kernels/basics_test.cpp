@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // First kernels: a vector add, a divergent loop and a __local reduction.
 #include "harness.h"
 

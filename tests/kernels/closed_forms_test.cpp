@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Loops that clang -O2 replaces by closed forms computed in integers one bit
 // wider than the loop's type (cl/closed_forms.cl, cl/closed_form_sum.cl), which reach the engine
 // as SPV_INTEL_arbitrary_precision_integers of 9 to 67 bits. The expected

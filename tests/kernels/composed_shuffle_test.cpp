@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Chains of constant permutations (kernels in cl/composed_shuffle.cl):
 // shuffle2 of loaded vectors, put together and shuffled again (a 4 x 4
 // transpose); the same in some work-items only, with masks whose high bits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Divergent control flow (cl/control.cl): every kernel runs over work-group
 // sizes that leave partial warps (1, 37, 100) and that span several warps
 // (512, 1024), at -O2 and -O0, and is checked against a C++ mirror of it.

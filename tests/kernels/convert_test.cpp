@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Conversions (kernels in cl/convert.cl), against the OpenCL C 3.0 rules
 // (6.4 "Conversions and Type Casting") computed here in C++:
 //  - conversions to integer types round toward zero by default; _rte, _rtz,

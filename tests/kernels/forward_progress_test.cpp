@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Independent forward progress of the sub-groups of a work-group
 // (cl/forward_progress.cl): a sub-group that waits for a later one in the
 // same warp, or in another warp, gets its value. OpenCL 3.0 requires it of

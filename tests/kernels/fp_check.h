@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checking floating-point results against the OpenCL C 3.0 accuracy
 // requirements (section 7.4): errors in ulps of the result type, measured
 // against a reference held in long double (x87, 64-bit significand), and

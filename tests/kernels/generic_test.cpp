@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Generic pointers: casts back to named address spaces give null unless the
 // pointer points there; get_fence names the space's fence.
 #include "harness.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The geometric functions (OpenCL C 3.0, 6.15.5; kernels in cl/geometric.cl):
 // length, distance, dot (SPIR-V OpDot), normalize and cross for float and
 // double, and fast_length, fast_distance and fast_normalize for float, of 1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // References for binary16 (IEEE 754 half precision), written from its
 // definition: 1 sign bit, 5 exponent bits (bias 15), 10 fraction bits.
 #pragma once

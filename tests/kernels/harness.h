@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small harness for kernel tests: load a kernel compiled at build time,
 // set its arguments, run it, read results back. Everything goes through the
 // OpenCL API and the ICD loader.

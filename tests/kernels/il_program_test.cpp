@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Programs from SPIR-V through the API: malformed and unsupported modules
 // get the promised errors and build log lines; specialization constants.
 #include "harness.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Images in kernels (kernels in cl/images.cl): reads and writes of every
 // image format the device reports, sampling with every addressing mode,
 // filter and coordinate kind, every image type, read-write images and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Integer functions (OpenCL C 3.0, 6.15.3; kernels in cl/integer.cl and
 // cl/upsample.cl) on char, uchar, short, ushort, int, uint, long and ulong,
 // scalars and vectors of 2, 3, 4, 8 and 16 components, built at -O2 and -O0.

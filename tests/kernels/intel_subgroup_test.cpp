@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // cl_intel_subgroups: intel_sub_group_shuffle, _shuffle_xor, the two-input
 // intel_sub_group_shuffle_down(current, next, delta) and
 // intel_sub_group_shuffle_up(previous, current, delta), and the block reads

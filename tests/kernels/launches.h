@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The launch shapes of the kernel tests of whole-warp fast paths (memory
 // order, composed shuffles, streamed and record stores): whole warps;
 // groups that do not fill a warp or leave a partial last one; groups of one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Idioms and builtins that clang compiles to LLVM intrinsics
 // (cl/llvm_intrinsics.cl), which the translator expands or llvm-spirv-14
 // lowers. The expected values are the idioms' definitions computed here:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OpenCL.std functions with pointer outputs (frexp, modf, fract, sincos,
 // remquo, lgamma_r), with operands or results of other types (ilogb, ldexp,
 // pown, rootn, nan) and powr with native_powr and half_powr (OpenCL C 3.0,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Accuracy and special values of the single- and double-precision math
 // functions (OpenCL C 3.0, 6.15.2), the floating-point common functions
 // (6.15.4) and the half_ and native_ functions on float and floatn; kernels

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vectors loaded, computed on lane by lane and stored in one block (kernels
 // in cl/memory_order.cl). Lanewise keeps such vectors in memory order when
 // every lane of a warp runs the block, and component-major otherwise

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Memory (cl/memory.cl): __local memory and barriers, private arrays and
 // structs, the OpenCL C struct layout, program-scope data, pointer casts,
 // async copies, and loads/stores of every scalar and vector type.

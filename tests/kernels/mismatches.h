@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reports the first few mismatches of a check in full, then how many there
 // were in all: each add() is a test failure.
 #pragma once

@@ -1,8 +1,8 @@
+// SPDX-License-Identifier: Apache-2.0
 // NDRange (cl/ndrange.cl): the work-item built-ins in 1 to 3 dimensions with
 // offsets and partial last work-groups, local size NULL, a 2^24 work-item
 // vector add, clEnqueueTask, reqd_work_group_size, and the errors and queries
 // of the enqueue and kernel API.
-#define CL_USE_DEPRECATED_OPENCL_1_2_APIS // clEnqueueTask
 #include "harness.h"
 
 #include <algorithm>
@@ -72,9 +72,10 @@ TEST_F(NDRange, EveryBuiltinInEveryDimension) {
         L[d] = c.local.empty() ? out[15 + d] : c.local[d];
         ASSERT_GE(L[d], 1u) << what;
       }
-      if (c.local.empty())
+      if (c.local.empty()) {
         ASSERT_LE(L[0] * L[1] * L[2], deviceInfo<size_t>(device, CL_DEVICE_MAX_WORK_GROUP_SIZE))
             << what;
+      }
       for (size_t idx = 0; idx < total; ++idx) {
         const size_t pos[3] = {idx % G[0], idx / G[0] % G[1], idx / G[0] / G[1]};
         size_t lid[3], grp[3], ls[3], groups[3];

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Launches whose small work-groups share warps (kernels in cl/packed.cl):
 // one-dimensional ranges with local sizes from 1 to 1,000, partial last
 // groups and global offsets, and rows of groups in two and three

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // printf (cl/printf.cl, OpenCL C 3.0, 6.15.14): the process's stdout is
 // captured around each enqueue and clFinish and compared with the text the
 // host's snprintf gives, conversion by conversion (OpenCL C printf follows

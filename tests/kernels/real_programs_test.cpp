@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Patterns of real programs (PyOpenCL's algorithms and complex math,
 // Random123, SPIR-V from older translators) that Lanewise once built wrong
 // or refused: each kernel of cl/real_programs.cl at -O2 and -O0, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stores that write each work-item's record in parts (kernels in
 // cl/record_store.cl): vstore4(v_k, 4 * i + k, p) for k = 0 .. 3 and its
 // kin. Lanewise may write such records whole in one pass when a warp's

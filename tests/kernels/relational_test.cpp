@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // select and bitselect (OpenCL C 3.0, 6.15.6; kernels in cl/relational.cl)
 // on every type and width 1, 2, 3, 4, 8, 16. select(a, b, c): for a scalar
 // type, c != 0 picks b, else a; for vectors, component i is b[i] if the most

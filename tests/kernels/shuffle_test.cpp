@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // shuffle and shuffle2 (OpenCL C 3.0, 6.15.12; kernels in cl/shuffle.cl) on
 // every element type, input length m in {2, 4, 8, 16} and result length n in
 // {2, 4, 8, 16}. The mask is the unsigned integer vector with the result's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Stores of lane-wise operations on values loaded for them alone, through
 // pointers that step by one work-item's elements (kernels in
 // cl/streamed_store.cl): `c[i] = a[i] + b[i]`, `(a[i] + b[i]) * k - d[i]`,

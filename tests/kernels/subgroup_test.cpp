@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sub-groups: the built-ins of cl_khr_subgroups and of the cl_khr_subgroup_*
 // extensions (OpenCL C 3.0 6.15.16, the OpenCL extension specification's
 // "Extended Sub-group Functions"), clGetKernelSubGroupInfo and the device

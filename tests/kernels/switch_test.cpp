@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // OpSwitch with divergent selectors, including the arbitrary-width selectors
 // clang -O2 produces and 64-bit case literals.
 #include "harness.h"

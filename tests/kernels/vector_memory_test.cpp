@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Vector data loads and stores (OpenCL C 3.0, 6.15.7; kernels in
 // cl/vector_memory.cl).
 //

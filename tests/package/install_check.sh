@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # cmake --install with a prefix other than /usr, into a throw-away root
 # (DESTDIR): the ICD entry names the library under that prefix, and the
 # tree works on its own, as the package's does (the command finds the

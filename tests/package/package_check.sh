@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The Debian package: cpack makes lanewise_<version>_amd64.deb from this
 # build; its control fields, its files, lintian's verdict (no errors), and
 # the installed tree working on its own, unpacked into a throw-away root (the

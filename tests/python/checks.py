@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What the PyOpenCL scripts of this folder share: named checks and the
 platform under test (the one whose name contains $LANEWISE_TEST_PLATFORM,
 by default "Lanewise")."""

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """PyOpenCL on Lanewise: kernels built from OpenCL C source, checked against numpy.
 
 Selects the platform whose name contains $LANEWISE_TEST_PLATFORM (default

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """PyOpenCL's library on Lanewise: the parts real programs lean on.
 
 pyopencl.algorithm's scans, sorts, copy_if and unique (their kernels need

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The sanitizer options of the test programs in a sanitizer build
 // (cmake/Sanitizers.cmake): the runtimes ask the program for them at start,
 // so they hold however a test is started. The environment's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # In the ThreadSanitizer build: a kernel whose work-groups write one location
 # races, and ThreadSanitizer reports it in the engine's store. The launch's
 # happens-before edges through oneTBB (runtime/thread_sanitizer.h) and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Kernel argument information of real llvm-spirv-14 output, against the
 // OpenCL C declaration in kernels/arguments.cl:
 //   kernel void arguments(global const float* restrict in, global volatile int* out,

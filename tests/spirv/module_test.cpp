@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tables of the IR: types and their OpenCL layout, constants,
 // decorations, names, entry points and execution modes. Expected values come
 // from the OpenCL C and assembly sources in kernels/.

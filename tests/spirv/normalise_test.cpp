@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Each llvm-spirv-14 defect, reproduced from real OpenCL C: the module as the
 // translator wrote it fails spirv-val; after normalisation it builds and
 // keeps its meaning.
@@ -306,9 +307,11 @@ TEST(Normalise, MakesModuleScopeFunctionVariablesLocal_PrivateAggregate) {
     const LoadResult result = loadKernel(name);
     ASSERT_TRUE(result.ok()) << result.log;
     EXPECT_TRUE(hasNote(result, Normalisation::LocaliseFunctionVariables));
-    for (const Instruction &instruction : result.module->globals)
-      if (instruction.opcode == spv::OpVariable)
+    for (const Instruction &instruction : result.module->globals) {
+      if (instruction.opcode == spv::OpVariable) {
         EXPECT_NE(instruction.operands.at(0), uint32_t(spv::StorageClassFunction));
+      }
+    }
   }
 }
 

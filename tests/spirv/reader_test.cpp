@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Streams that are not well-formed SPIR-V: each error kind, with its message.
 #include <cstring>
 

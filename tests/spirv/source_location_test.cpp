@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Source locations from llvm-spirv-14 -g output: OpLine and
 // OpenCL.DebugInfo.100 scopes become file:line:column of instructions, kept
 // after the debug instructions are stripped. Expected lines come from the

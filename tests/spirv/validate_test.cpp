@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What is truly invalid or unsupported is rejected, with a message that
 // names the problem and the instruction.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The stress test: host threads against one context, each running a seeded
 // random mix of actions (stress_test.cpp drives them, worker.cpp defines
 // them). Every output is checked against values computed on the host, every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host threads against one context for a bounded time, each running a seeded
 // random mix of actions (worker.cpp): builds from source, IL and binaries;
 // buffers and sub-buffers; kernel launches chained by events across the

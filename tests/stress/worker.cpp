@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The actions of one stress thread. Each action creates what it needs,
 // enqueues commands across the thread's own queue and the two shared queues,
 // checks every output against values computed on the host, and releases

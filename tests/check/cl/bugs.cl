@@ -517,3 +517,5 @@ kernel void correct_image_sample_clamp(read_only image2d_t image, global float4 
   const int x = get_global_id(0);
   out[x] = read_imagef(image, nearest, (float2)(x + 0.5f, 0.5f));
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """An application with planted kernel bugs, as its user would write it:
 PyOpenCL, OpenCL C source, no build options. Each kernel is named on the
 command line: oob (an out-of-bounds write), folded (a read of a private

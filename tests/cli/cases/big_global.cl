@@ -6,3 +6,5 @@ __kernel void k(__global long *o) {
   big[i * 4099].s3 = (long)i;
   o[i] = big[i * 4099].s3;
 }
+
+// SPDX-License-Identifier: Apache-2.0

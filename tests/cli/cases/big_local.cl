@@ -5,3 +5,5 @@ __kernel void k(__global float *o) {
   barrier(CLK_LOCAL_MEM_FENCE);
   o[get_global_id(0)] = big[(get_local_id(0) + 1) % get_local_size(0)];
 }
+
+// SPDX-License-Identifier: Apache-2.0

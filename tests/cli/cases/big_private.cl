@@ -5,3 +5,5 @@ __kernel void k(__global float *o, int n) {
     big[j * 4099] = o[j];
   o[get_global_id(0)] = big[n * 7];
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -7,3 +7,5 @@ kernel void smooth(global const float *in, global float *out, local float *tile)
   float right = l + 1 < n ? tile[l + 1] : tile[l];
   out[g] = (left + tile[l] + right) / 3.0f;
 }
+
+// SPDX-License-Identifier: Apache-2.0

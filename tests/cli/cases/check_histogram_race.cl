@@ -3,3 +3,5 @@ kernel void histogram(global const int *in, global int *counts) {
   int bin = in[get_global_id(0)];
   counts[bin] = counts[bin] + 1;
 }
+
+// SPDX-License-Identifier: Apache-2.0

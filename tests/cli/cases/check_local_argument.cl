@@ -5,3 +5,5 @@ kernel void reverse(global int *out, local int *scratch) {
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = scratch[n - 1 - l];
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -8,3 +8,5 @@ __kernel void k(__global float2 *out, __global const float *in) {
   t.y = in[i] + 1.0f;
   out[i] = t;
 }
+
+// SPDX-License-Identifier: Apache-2.0

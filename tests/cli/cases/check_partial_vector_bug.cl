@@ -6,3 +6,5 @@ __kernel void k(__global float2 *out, __global const float *in) {
   t.x = in[i] * 2.0f;
   out[i] = t;
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -4,3 +4,5 @@ kernel void paint(global float *image, int width) {
   size_t skew = x == 3 && y == 2 ? 4096 : 0;
   image[y * width + x + skew] = 1.0f;
 }
+
+// SPDX-License-Identifier: Apache-2.0

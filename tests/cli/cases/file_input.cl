@@ -3,3 +3,5 @@ kernel void upper(global const uchar *text, global uchar *out) {
   const uchar c = text[i];
   out[i] = c >= 'a' && c <= 'z' ? c - ('a' - 'A') : c;
 }
+
+// SPDX-License-Identifier: Apache-2.0

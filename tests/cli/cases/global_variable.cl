@@ -5,3 +5,5 @@ __kernel void k(__global int *o) {
   table[i * 4099] = (int)i * 3;
   o[i] = table[i * 4099] + 1;
 }
+
+// SPDX-License-Identifier: Apache-2.0

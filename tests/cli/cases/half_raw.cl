@@ -4,3 +4,5 @@ kernel void half_raw(global const half *in, global float *value, global half *do
   value[i] = vload_half(i, in);
   vstore_half(value[i] * 2.0f, i, doubled);
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -4,3 +4,5 @@
 kernel void store_far(global int *p, long index) {
   p[index] = 7;
 }
+
+// SPDX-License-Identifier: Apache-2.0

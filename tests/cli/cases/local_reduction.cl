@@ -12,3 +12,5 @@ kernel void reduce(global const int *in, global int *partial, local int *scratch
   if (lid == 0)
     partial[get_group_id(0)] = scratch[0];
 }
+
+// SPDX-License-Identifier: Apache-2.0

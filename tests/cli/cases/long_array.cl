@@ -5,3 +5,5 @@ __kernel void k(__global char *o) {
   big[(1ul << 32) + i] = (char)i;
   o[i] = big[(1ul << 32) + i];
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -8,3 +8,5 @@ kernel void k(global int *out) {
   struct S s = { &x, {{1, 2, 3, 4}, {1, 2, 3, 4}, {1, 2, 3, 4}} };
   out[get_global_id(0)] = s.a[get_global_id(0) % 3][get_global_id(0) % 4] + *s.p;
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -7,3 +7,5 @@ kernel void random_fill(global const float *f, global const int *n, global int *
   if (n[i] >= -3 && n[i] <= 3)
     atomic_or(seen, 1 << (n[i] + 3));
 }
+
+// SPDX-License-Identifier: Apache-2.0

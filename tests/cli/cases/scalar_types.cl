@@ -11,3 +11,5 @@ kernel void scalar_types(global long *out, char c, uchar uc, short s, ushort us,
   out[7] = (long)ul;
   out[8] = (long)(f * 4.0f);
 }
+
+// SPDX-License-Identifier: Apache-2.0

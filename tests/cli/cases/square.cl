@@ -3,3 +3,5 @@ kernel void square(global int *out, global const int *in) {
   const size_t i = get_global_id(0);
   out[i] = in[i] * in[i];
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -11,3 +11,5 @@ __kernel void classify(__global const int *in, __global int *out) {
   }
   out[i] = r;
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -3,3 +3,5 @@ kernel void coordinates(global int *out) {
   const size_t x = get_global_id(0), y = get_global_id(1);
   out[y * get_global_size(0) + x] = (int)(x * 10 + y);
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -5,3 +5,5 @@ __kernel void k(__global float *o) {
   size_t i = get_global_id(0);
   o[i] = o[i] / (1.0f + i);
 }
+
+// SPDX-License-Identifier: Apache-2.0

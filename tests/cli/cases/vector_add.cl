@@ -2,3 +2,5 @@ kernel void vector_add(global const float *a, global const float *b, global floa
   const size_t i = get_global_id(0);
   sum[i] = a[i] + b[i];
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -5,3 +5,5 @@ kernel void vectors(global const float4 *in, float4 scale, global float4 *out,
   out[i] = in[i] * scale;
   out3[i] = in3[i] + (int3)(10, 20, 30);
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Stands in for 'lanewise run' to test the case driver itself: prints two
 # buffers and writes the findings a checked run would, as JSON lines, to
 # LANEWISE_CHECK_JSON (one finding twice, as a library may report it for

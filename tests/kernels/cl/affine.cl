@@ -263,3 +263,5 @@ __kernel void planes(__global const int *in, __global int *out, ulong w, ulong h
   const size_t x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
   out[(z * h + y) * w + x] = in[(z * h + y) * w + x] + (int)(z * 100 + get_local_id(2));
 }
+
+// SPDX-License-Identifier: Apache-2.0

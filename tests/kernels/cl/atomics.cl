@@ -200,3 +200,5 @@ kernel void float_xchg(global float *f, global float *olds) {
   int i = get_global_id(0);
   olds[i] = atomic_xchg(f, (float)i * 0.5f);
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -42,3 +42,5 @@ kernel void carried(global int *out, global int4 *vout) {
   vout[2 * i] = v;
   vout[2 * i + 1] = w;
 }
+
+// SPDX-License-Identifier: Apache-2.0

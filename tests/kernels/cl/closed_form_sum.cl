@@ -7,3 +7,5 @@ kernel void sum_below(uint count, global uint *out) {
     r += i;
   out[0] = r;
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -39,3 +39,4 @@ kernel void sums_pair(global const uint *n, global uint2 *out) {
   out[g] = r;
 }
 
+// SPDX-License-Identifier: Apache-2.0

@@ -124,3 +124,5 @@ REUSED(int, uint)
 REUSED(long, ulong)
 REUSED(float, uint)
 REUSED(double, ulong)
+
+// SPDX-License-Identifier: Apache-2.0

@@ -378,3 +378,5 @@ kernel void temporal_divergence(global const int *in, global int *out, int n) {
   }
   out[i] = last * 1000 + sum * 10 + k;
 }
+
+// SPDX-License-Identifier: Apache-2.0

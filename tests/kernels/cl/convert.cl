@@ -176,3 +176,5 @@ kernel void bools(global const float *a, global const float *b, global const flo
   oc2[i] = convert_char2(x2 > y2);
   of2[i] = convert_float2(isnotequal(x2, y2));
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -14,3 +14,5 @@ kernel void signal_chain(volatile global int *flags, global uint *order, global 
     atomic_xchg(&mine[subgroup], 1);
   }
 }
+
+// SPDX-License-Identifier: Apache-2.0

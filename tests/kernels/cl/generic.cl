@@ -24,3 +24,5 @@ kernel void classify(global int *data, global int *out) {
   out[6 * i + 5] = to_global((generic int *)0) != 0;
 }
 #endif
+
+// SPDX-License-Identifier: Apache-2.0

@@ -52,3 +52,5 @@ GEOMETRIC(double, 1, NONE, NONE)
 GEOMETRIC(double, 2, NONE, NONE)
 GEOMETRIC(double, 3, NONE, CROSS)
 GEOMETRIC(double, 4, NONE, CROSS)
+
+// SPDX-License-Identifier: Apache-2.0

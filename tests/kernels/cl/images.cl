@@ -143,3 +143,5 @@ kernel void half_texels(read_only image2d_t in, write_only image2d_t out, global
   values[at.y * get_image_width(in) + at.x] = v;
   write_imageh(out, at, v * (half)2.0f);
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -102,3 +102,5 @@ WIDTHS(int, uint, FAST_24)
 WIDTHS(uint, uint, FAST_24)
 WIDTHS(long, ulong, FAST_NONE)
 WIDTHS(ulong, ulong, FAST_NONE)
+
+// SPDX-License-Identifier: Apache-2.0

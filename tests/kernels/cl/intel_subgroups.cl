@@ -145,3 +145,5 @@ kernel void block(BLOCK_ARGS) { BLOCK_BODY }
 __attribute__((intel_reqd_sub_group_size(8))) kernel void block8(BLOCK_ARGS) { BLOCK_BODY }
 __attribute__((intel_reqd_sub_group_size(16))) kernel void block16(BLOCK_ARGS) { BLOCK_BODY }
 __attribute__((intel_reqd_sub_group_size(32))) kernel void block32(BLOCK_ARGS) { BLOCK_BODY }
+
+// SPDX-License-Identifier: Apache-2.0

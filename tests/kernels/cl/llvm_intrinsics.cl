@@ -208,3 +208,5 @@ __kernel void prefetched_copy(__global int *r, __global const int *a) {
   __builtin_prefetch(a + i + 64);
   r[i] = a[i];
 }
+
+// SPDX-License-Identifier: Apache-2.0

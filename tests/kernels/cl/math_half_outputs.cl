@@ -95,3 +95,5 @@ kernel void ho_two(global const half *a, global const half *b, global const int 
   case 16: TWO(16) break;
   }
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -201,3 +201,5 @@ SPACES(double, 16)
 
 DIVERGENT(float, 3)
 DIVERGENT(double, 2)
+
+// SPDX-License-Identifier: Apache-2.0

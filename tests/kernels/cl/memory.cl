@@ -439,3 +439,5 @@ kernel void constant_arg(constant int *table, int size, global const int *in, gl
   out[i * 2] = words[l];
   out[i * 2 + 1] = bytes[(4 * l + 5) % 256];
 }
+
+// SPDX-License-Identifier: Apache-2.0

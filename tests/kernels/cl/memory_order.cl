@@ -108,3 +108,5 @@ kernel void odd_halves(global const half *h, global float *out3, global float *o
   out1[i] = vload_half(i, h) - a;
   vstore3(vloada_half3(i, h) * a, i, outa);
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -89,3 +89,5 @@ kernel void big_ids(global ulong *out) {
   out[i * 3 + 1] = get_global_linear_id();
   out[i * 3 + 2] = get_global_offset(0) + get_group_id(0);
 }
+
+// SPDX-License-Identifier: Apache-2.0

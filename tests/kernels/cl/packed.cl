@@ -108,3 +108,5 @@ kernel void builtins_3d(global ulong *out) {
   o[11] = get_num_groups(0) + 1000 * get_num_groups(1) + 1000000 * get_num_groups(2) +
           1000000000ul * (get_local_size(0) + 10 * get_local_size(1) + 100 * get_local_size(2));
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -179,3 +179,5 @@ kernel void format_in_a_variable(global int *results, int value) {
   constant char *format = "format in a variable: %d\n";
   results[0] = printf(format, value);
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -3,3 +3,5 @@
 kernel void dynamic_format(global int *results, int pick) {
   results[0] = printf(pick ? "one %d\n" : "two %d\n", pick);
 }
+
+// SPDX-License-Identifier: Apache-2.0

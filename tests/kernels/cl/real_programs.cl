@@ -152,3 +152,5 @@ kernel void clustered_reduce_switch(global const int *in, global int *out, globa
   where[2 * gid] = get_group_id(0) * 1000 + get_sub_group_id();
   where[2 * gid + 1] = get_sub_group_local_id();
 }
+
+// SPDX-License-Identifier: Apache-2.0

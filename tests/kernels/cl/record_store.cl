@@ -153,3 +153,5 @@
 RECORDS(int)
 RECORDS(uint)
 RECORDS(float)
+
+// SPDX-License-Identifier: Apache-2.0

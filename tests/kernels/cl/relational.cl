@@ -69,3 +69,5 @@ REL(ulong, long, ulong)
 REL(half, short, ushort)
 REL(float, int, uint)
 REL(double, long, ulong)
+
+// SPDX-License-Identifier: Apache-2.0

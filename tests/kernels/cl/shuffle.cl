@@ -101,3 +101,5 @@ ALL(ulong, ulong)
 ALL(half, ushort)
 ALL(float, uint)
 ALL(double, ulong)
+
+// SPDX-License-Identifier: Apache-2.0

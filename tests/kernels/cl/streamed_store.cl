@@ -203,3 +203,5 @@ kernel void bounded4_halves(global const half *h, global const float *y, global 
   if (i < n)
     vstore4(vload_half4(i, h) * vload4(i, y), i, out);
 }
+
+// SPDX-License-Identifier: Apache-2.0

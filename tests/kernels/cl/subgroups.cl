@@ -401,3 +401,5 @@ __attribute__((intel_reqd_sub_group_size(8))) kernel void mix8(MIX_ARGS) { MIX_B
 __attribute__((intel_reqd_sub_group_size(16))) kernel void mix16(MIX_ARGS) { MIX_BODY }
 __attribute__((intel_reqd_sub_group_size(32))) kernel void mix32(MIX_ARGS) { MIX_BODY }
 __attribute__((intel_reqd_sub_group_size(64))) kernel void mix64(MIX_ARGS) { MIX_BODY }
+
+// SPDX-License-Identifier: Apache-2.0

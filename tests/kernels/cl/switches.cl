@@ -34,3 +34,5 @@ kernel void wide_switch(global long *out, long base) {
   }
   out[i] = v;
 }
+
+// SPDX-License-Identifier: Apache-2.0

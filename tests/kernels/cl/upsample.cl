@@ -40,3 +40,5 @@ WIDTHS(short, ushort, int)
 WIDTHS(ushort, ushort, uint)
 WIDTHS(int, uint, long)
 WIDTHS(uint, uint, ulong)
+
+// SPDX-License-Identifier: Apache-2.0

@@ -269,3 +269,5 @@ kernel void half_uniform(float x, double d, uint k, global const half *in, globa
   }
 STORE_HALF_MODES(float)
 STORE_HALF_MODES(double)
+
+// SPDX-License-Identifier: Apache-2.0

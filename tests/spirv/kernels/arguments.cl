@@ -19,3 +19,5 @@ __attribute__((work_group_size_hint(64, 1, 1)))
 kernel void subgroups(global uint* out) {
   out[get_global_id(0)] = get_sub_group_local_id();
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -6,3 +6,5 @@ kernel void claim(volatile global atomic_int *slot, global int *won) {
       slot, &expected, (int)get_global_id(0) + 1, memory_order_relaxed, memory_order_relaxed,
       memory_scope_work_group);
 }
+
+// SPDX-License-Identifier: Apache-2.0

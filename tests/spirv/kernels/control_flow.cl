@@ -20,3 +20,5 @@ kernel void control_flow(global int* out, global const int* in, int n, int m) {
   }
   out[i] = acc;
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -11,3 +11,5 @@ kernel void debug_lines(global float* out, global const float* in, float factor)
     value = scale(value, factor);
   out[i] = value; // MARKER:store-out
 }
+
+// SPDX-License-Identifier: Apache-2.0

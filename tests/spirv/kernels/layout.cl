@@ -19,3 +19,5 @@ kernel void layout(global Mixed* mixed, global Packed* packed, global double* ou
   int i = get_global_id(0);
   out[i] = mixed[i].d + mixed[i].v.y + packed[i].i + packed[i].s + coefficients[i % 5] + (double)big;
 }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -4,3 +4,5 @@ kernel void copy(read_only image2d_t src, global float4* out) {
   int2 p = (int2)(get_global_id(0), get_global_id(1));
   out[p.x] = read_imagef(src, nearest, p);
 }
+
+// SPDX-License-Identifier: Apache-2.0

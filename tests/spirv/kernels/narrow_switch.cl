@@ -15,3 +15,5 @@ kernel void narrow_switch(global int* out) {
   }
   out[i] = acc;
 }
+
+// SPDX-License-Identifier: Apache-2.0

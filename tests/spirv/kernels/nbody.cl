@@ -14,3 +14,5 @@ kernel void nbody(global const float4* pos, global float4* vel, int n, float dt,
   float3 v = vel[i].xyz + acc * dt;
   vel[i] = (float4)(v, 0.0f);
 }
+
+// SPDX-License-Identifier: Apache-2.0

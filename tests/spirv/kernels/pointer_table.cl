@@ -12,3 +12,5 @@ kernel void pointer_table(global int* out, int select) {
 
 // A second kernel that uses no table: its interface must not gain them.
 kernel void no_table(global int* out) { out[get_global_id(0)] = 7; }
+
+// SPDX-License-Identifier: Apache-2.0

@@ -10,3 +10,5 @@ kernel void private_array(global int* src, global uint* offsets, global uint* al
   int3 tmp = vload3(offsets[tid], ((private int*)sPrivateStorage) + alignmentOffsets[tid]);
   results[tid] = tmp;
 }
+
+// SPDX-License-Identifier: Apache-2.0
