@@ -37,6 +37,12 @@ set(LANEWISE_CL_EXTENSIONS
     +cl_khr_fp64,+cl_khr_fp16,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,+cl_khr_subgroup_extended_types,+cl_khr_subgroup_non_uniform_vote,+cl_khr_subgroup_ballot,+cl_khr_subgroup_non_uniform_arithmetic,+cl_khr_subgroup_shuffle,+cl_khr_subgroup_shuffle_relative,+cl_khr_subgroup_clustered_reduce,+cl_khr_3d_image_writes,+__opencl_c_3d_image_writes
     CACHE INTERNAL "OpenCL C extensions of test kernels")
 
+# The test kernels (tests/kernels/cl/NAME.cl) that llvm-spirv-14 alone
+# cannot translate: Lanewise's translator does (as for a program built
+# from source), so they need TRANSLATOR lanewise-llvm-spirv.
+set(LANEWISE_TRANSLATED_TEST_KERNELS llvm_intrinsics
+    CACHE INTERNAL "test kernels that need Lanewise's translator")
+
 function(_lanewise_require_program variable purpose)
   if(NOT ${variable})
     message(FATAL_ERROR "${purpose} is needed to build test kernels (${variable} not found)")
