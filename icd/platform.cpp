@@ -608,7 +608,7 @@ cl_int partitionCounts(const _cl_device_id &device, const cl_device_partition_pr
         return CL_INVALID_DEVICE_PARTITION_COUNT;
       counts.push_back(cl_uint(*p));
       total += cl_uint(*p);
-      if (total > units || counts.size() > units)
+      if (total > units) // each count is at least 1: so is their number
         return CL_INVALID_DEVICE_PARTITION_COUNT;
     }
     if (counts.empty() || p[1] != 0)

@@ -994,7 +994,7 @@ struct WorkerArena::Arena {
 };
 
 WorkerArena::WorkerArena(unsigned threads)
-    : threads_(threads), arena_(std::make_unique<Arena>(Arena{tbb::task_arena(int(threads))})) {}
+    : arena_(std::make_unique<Arena>(Arena{tbb::task_arena(int(threads))})) {}
 
 WorkerArena::~WorkerArena() = default;
 

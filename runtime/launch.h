@@ -140,14 +140,12 @@ public:
   WorkerArena(const WorkerArena &) = delete;
   WorkerArena &operator=(const WorkerArena &) = delete;
 
-  unsigned threads() const { return threads_; }
   // Runs `work` in the arena: the parallel loops it starts use the arena's
   // threads and no others.
   void run(const std::function<void()> &work);
 
 private:
   struct Arena;
-  unsigned threads_;
   std::unique_ptr<Arena> arena_;
 };
 
