@@ -11,6 +11,11 @@
 //   that no cache holds them;
 // - warm: the same source built again, which a build cache may serve.
 // It prints medians and each device's time as a multiple of Lanewise's.
+// With --processes N it measures instead what a short-lived program meets:
+// N new processes, one after another, each building the small kernel once
+// with the build caches off (LANEWISE_CACHE=0, POCL_KERNEL_CACHE=0); it
+// prints the medians of their first build and of the whole process, from
+// its start to the kernels created.
 // It measures; it asserts nothing about speed. Every build must succeed.
 #include <CL/cl.h>
 
@@ -23,6 +28,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -161,21 +167,98 @@ struct Result {
 };
 
 void usage() {
-  std::puts("usage: lanewise-build-bench [--builds N] [--platform SUBSTRING] [--print-large]\n"
+  std::puts("usage: lanewise-build-bench [--builds N] [--processes N] [--platform SUBSTRING]\n"
+            "                            [--print-large]\n"
             "  --builds N          cold and warm builds per device and program (default 15)\n"
+            "  --processes N       N new processes per device, each timing its first build\n"
             "  --platform TEXT     only platforms whose name contains TEXT (repeatable)\n"
             "  --print-large       print the 500-line program and exit");
+}
+
+bool selected(const Device &d, const std::vector<std::string> &only) {
+  return only.empty() || std::any_of(only.begin(), only.end(), [&](const std::string &text) {
+           return d.name.find(text) != std::string::npos;
+         });
+}
+
+// A process of --processes: the first build of the small kernel on the
+// device of the platform named exactly `platform`; prints its time.
+int firstBuildOnly(const std::string &platform) {
+  for (const Device &d : devices()) {
+    if (d.name != platform)
+      continue;
+    cl_int err = CL_SUCCESS;
+    cl_context context = clCreateContext(nullptr, 1, &d.device, nullptr, nullptr, &err);
+    const std::string source =
+        "// " + std::to_string(getpid()) + " " + std::to_string(time(nullptr)) + "\n" + smallSource;
+    try {
+      std::printf("%.3f\n", build(context, d, source));
+    } catch (const std::exception &error) {
+      std::fprintf(stderr, "%s: %s\n", d.name.c_str(), error.what());
+      return 1;
+    }
+    clReleaseContext(context);
+    return 0;
+  }
+  std::fprintf(stderr, "no platform named '%s'\n", platform.c_str());
+  return 1;
+}
+
+// Runs `processes` copies of this program, one after another, each timing
+// its first build on `d`; prints the medians.
+bool timeFirstBuilds(const char *self, const Device &d, int processes) {
+  setenv("LANEWISE_CACHE", "0", 1);
+  setenv("POCL_KERNEL_CACHE", "0", 1);
+  std::vector<double> builds, wholes;
+  for (int i = 0; i < processes; ++i) {
+    int output[2];
+    if (pipe(output) != 0)
+      return false;
+    const double start = nowMs();
+    const pid_t child = fork();
+    if (child == 0) {
+      dup2(output[1], STDOUT_FILENO);
+      close(output[0]);
+      close(output[1]);
+      execl(self, self, "--first-build-only", d.name.c_str(), static_cast<char *>(nullptr));
+      _exit(127);
+    }
+    close(output[1]);
+    std::string text;
+    char chunk[256];
+    for (ssize_t count; (count = read(output[0], chunk, sizeof chunk)) > 0;)
+      text.append(chunk, static_cast<size_t>(count));
+    close(output[0]);
+    int status = 0;
+    waitpid(child, &status, 0);
+    const double whole = nowMs() - start;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text.empty())
+      return false;
+    builds.push_back(std::atof(text.c_str()));
+    wholes.push_back(whole);
+  }
+  std::printf("%-28s first build of a process: median %7.1f ms (of %d; min %.1f, max %.1f); "
+              "whole process %7.1f ms\n",
+              d.name.c_str(), median(builds), processes,
+              *std::min_element(builds.begin(), builds.end()),
+              *std::max_element(builds.begin(), builds.end()), median(wholes));
+  std::fflush(stdout);
+  return true;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  int builds = 15;
+  int builds = 15, processes = 0;
   std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
-    if (argument == "--builds" && i + 1 < argc) {
+    if (argument == "--first-build-only" && i + 1 < argc) {
+      return firstBuildOnly(argv[i + 1]);
+    } else if (argument == "--builds" && i + 1 < argc) {
       builds = std::max(1, std::atoi(argv[++i]));
+    } else if (argument == "--processes" && i + 1 < argc) {
+      processes = std::max(1, std::atoi(argv[++i]));
     } else if (argument == "--print-large") {
       std::fputs(largeSource().c_str(), stdout);
       return 0;
@@ -185,6 +268,15 @@ int main(int argc, char **argv) {
       usage();
       return argument == "--help" ? 0 : 2;
     }
+  }
+  if (processes > 0) {
+    int failures = 0;
+    for (const Device &d : devices())
+      if (selected(d, only) && !timeFirstBuilds("/proc/self/exe", d, processes)) {
+        std::fprintf(stderr, "%s: a process's first build failed\n", d.name.c_str());
+        ++failures;
+      }
+    return failures ? 1 : 0;
   }
   // Unique to this run, so that cold sources miss every cache, this run's
   // and earlier runs' alike.
@@ -196,9 +288,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> names;
   int failures = 0;
   for (const Device &d : devices()) {
-    if (!only.empty() && std::none_of(only.begin(), only.end(), [&](const std::string &text) {
-          return d.name.find(text) != std::string::npos;
-        }))
+    if (!selected(d, only))
       continue;
     names.push_back(d.name);
     cl_int err = CL_SUCCESS;

@@ -11,12 +11,17 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 
 #ifndef LANEWISE_VERSION
 #define LANEWISE_VERSION "0.0.0"
@@ -77,9 +82,33 @@ cl_ulong sysconfBytes(int pages, int pageSize) {
   return count > 0 && size > 0 ? cl_ulong(count) * cl_ulong(size) : 0;
 }
 
+// LANEWISE_DEVICE_TYPE: cpu (and default, its synonym), gpu or accelerator,
+// in any case. An unknown type is named on stderr and the device stays a CPU.
+cl_device_type deviceTypeFromEnvironment() {
+  const char *text = std::getenv("LANEWISE_DEVICE_TYPE");
+  if (!text || !*text)
+    return CL_DEVICE_TYPE_CPU;
+  static constexpr std::pair<std::string_view, cl_device_type> types[] = {
+      {"cpu", CL_DEVICE_TYPE_CPU},
+      {"default", CL_DEVICE_TYPE_CPU},
+      {"gpu", CL_DEVICE_TYPE_GPU},
+      {"accelerator", CL_DEVICE_TYPE_ACCELERATOR}};
+  std::string name(text);
+  std::ranges::transform(name, name.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (const auto &[known, type] : types)
+    if (name == known)
+      return type;
+  std::fprintf(stderr,
+               "lanewise: LANEWISE_DEVICE_TYPE: unknown device type '%s' (known: cpu, gpu, "
+               "accelerator, default); the device reports the type CPU\n",
+               text);
+  return CL_DEVICE_TYPE_CPU;
+}
+
 _cl_device_id *makeDevice(_cl_platform_id *platform) {
   auto *device = new _cl_device_id;
   device->platform = platform;
+  device->type = deviceTypeFromEnvironment();
   device->computeUnits = std::max(1u, std::thread::hardware_concurrency());
   device->globalMemSize = sysconfBytes(_SC_PHYS_PAGES, _SC_PAGESIZE);
   if (device->globalMemSize == 0)
@@ -285,7 +314,8 @@ cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type type,
     return CL_INVALID_DEVICE_TYPE;
   if ((numEntries == 0 && devices) || (!devices && !numDevices))
     return CL_INVALID_VALUE;
-  if (!(type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT)))
+  // The platform's one device is its default device, whatever its type.
+  if (type != CL_DEVICE_TYPE_ALL && !(type & (theDevice()->type | CL_DEVICE_TYPE_DEFAULT)))
     return CL_DEVICE_NOT_FOUND;
   if (devices)
     devices[0] = theDevice();
@@ -325,7 +355,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
 
   switch (param) {
   case CL_DEVICE_TYPE:
-    return result(cl_device_type{CL_DEVICE_TYPE_CPU});
+    return result(d.type);
   case CL_DEVICE_VENDOR_ID:
     return result(cl_uint{0});
   case CL_DEVICE_MAX_COMPUTE_UNITS:

@@ -47,6 +47,10 @@ struct DeviceDescription {
   _cl_platform_id *platform = nullptr;
   DeviceCapabilities capabilities;
 
+  // CL_DEVICE_TYPE: a CPU, or what LANEWISE_DEVICE_TYPE makes it report for
+  // applications that look for another type (docs/using.md). Nothing else
+  // depends on it.
+  cl_device_type type = CL_DEVICE_TYPE_CPU;
   cl_uint computeUnits = 1;          // hardware threads
   cl_ulong globalMemSize = 0;        // physical memory
   cl_ulong maxAllocSize = 0;

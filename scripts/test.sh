@@ -19,6 +19,8 @@ for stage in $stages; do
   esac
 done
 stage() { [[ " $stages " == *" $1 "* ]]; }
+# The shared compile servers the suite starts end a minute after it.
+export LANEWISE_COMPILE_SERVER_IDLE=${LANEWISE_COMPILE_SERVER_IDLE:-60}
 
 if stage release; then
   bash "$root/scripts/build.sh"

@@ -6,19 +6,21 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <chrono>
+#include <climits>
 #include <condition_variable>
 #include <csignal>
-#include <memory>
-#include <string_view>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include <dlfcn.h>
@@ -27,6 +29,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -307,8 +310,10 @@ bool keepOptimisationUnderChecks() {
   return text && *text && std::string_view(text) != "0";
 }
 
-// A running lanewise-compile-server: a socket that is its standard input
-// and output, and an in-memory file that is its standard error (what clang
+// A lanewise-compile-server that serves this process: a private one (a
+// child process whose standard input and output are a socket), or a child
+// of the shared server (spirv/translator/shared_server.h) that serves one
+// connection; and an in-memory file that is its standard error (what clang
 // or LLVM says when it crashes).
 class ServerProcess {
 public:
@@ -341,6 +346,28 @@ public:
     return server;
   }
 
+  // A connection to the shared server at `socketPath`; nothing when none
+  // answers there.
+  static std::unique_ptr<ServerProcess> connect(const std::string &socketPath) {
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (socketPath.size() >= sizeof address.sun_path)
+      return nullptr;
+    std::memcpy(address.sun_path, socketPath.c_str(), socketPath.size() + 1);
+    auto server = std::unique_ptr<ServerProcess>(new ServerProcess);
+    server->socket_ = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    server->errors_ = memfd_create("lanewise-compile-server-stderr", MFD_CLOEXEC);
+    if (server->socket_ < 0 || server->errors_ < 0 ||
+        ::connect(server->socket_, reinterpret_cast<const sockaddr *>(&address), sizeof address) !=
+            0)
+      return nullptr;
+    char folder[PATH_MAX];
+    if (!compile_server::sendGreeting(server->socket_, server->errors_,
+                                      getcwd(folder, sizeof folder) ? folder : ""))
+      return nullptr;
+    return server;
+  }
+
   ~ServerProcess() {
     close(socket_); // a healthy server exits at the end of its input
     if (errors_ >= 0)
@@ -362,16 +389,19 @@ public:
       (void)ftruncate(errors_, 0);
       lseek(errors_, 0, SEEK_SET);
     }
-    if (compile_server::send(socket_, request) && compile_server::receive(socket_, reply) &&
-        reply.size() == 3)
+    const bool answered = compile_server::send(socket_, request) &&
+                          compile_server::receive(socket_, reply) && reply.size() == 3;
+    if (answered && reply[0] != "crashed")
       return true;
     healthy_ = false;
     shutdown(socket_, SHUT_RDWR);
     int status = 0;
     pid_t ended = 0;
-    while ((ended = waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
+    while (pid_ > 0 && (ended = waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
     }
-    if (ended == pid_) {
+    if (answered) {
+      error = reply[2]; // the shared server says how its child ended
+    } else if (pid_ > 0 && ended == pid_) {
       pid_ = -1;
       error = WIFSIGNALED(status)
                   ? "ended with signal " + std::to_string(WTERMSIG(status)) + " (" +
@@ -404,9 +434,65 @@ private:
   bool healthy_ = true;
 };
 
-// The compile servers of this process: started when a build needs one and
-// none is free, at most one per hardware thread, so that programs built on
-// several threads compile in parallel; kept for the next build.
+// Where the shared compile server of `toolchain` listens: in
+// $XDG_RUNTIME_DIR/lanewise, else /tmp/lanewise-UID, a folder that must be
+// the user's own and closed to others; named by the toolchain, so that
+// another version or build of the server has a socket of its own. Nothing
+// when there is no such folder, or with LANEWISE_COMPILE_SERVER=private.
+std::optional<std::string> sharedServerSocket(const Toolchain &toolchain) {
+  if (environmentSays("LANEWISE_COMPILE_SERVER", "private"))
+    return std::nullopt;
+  const char *runtime = std::getenv("XDG_RUNTIME_DIR");
+  const std::string folder = runtime && *runtime ? std::string(runtime) + "/lanewise"
+                                                 : "/tmp/lanewise-" + std::to_string(getuid());
+  mkdir(folder.c_str(), 0700);
+  struct stat status {};
+  if (lstat(folder.c_str(), &status) != 0 || !S_ISDIR(status.st_mode) ||
+      status.st_uid != getuid() || (status.st_mode & 077) != 0)
+    return std::nullopt;
+  Hash hash;
+  for (const std::string &part : {toolchain.identity, toolchain.server, toolchain.clang})
+    hash.add(part);
+  return folder + "/compile-server-" + hash.hex().substr(0, 16) + ".socket";
+}
+
+// Starts the shared server at `socketPath`, which builds `warmUp` before
+// it listens, and waits until it does (or until it finds that another
+// process's server does or will). False when it could not.
+bool startSharedServer(const Toolchain &toolchain, const std::string &socketPath,
+                       const compile_server::Message &warmUp) {
+  int ends[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ends) != 0)
+    return false;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, ends[1], STDIN_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  const std::string clangOption = "--clang=" + toolchain.clang,
+                    listenOption = "--listen=" + socketPath;
+  char *argv[] = {const_cast<char *>(toolchain.server.c_str()),
+                  const_cast<char *>(clangOption.c_str()), const_cast<char *>(listenOption.c_str()),
+                  nullptr};
+  pid_t starter = -1;
+  const int spawned = posix_spawn(&starter, argv[0], &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(ends[1]);
+  if (spawned == 0)
+    compile_server::send(ends[0], warmUp); // refused when another server has the lock
+  close(ends[0]);
+  if (spawned != 0)
+    return false;
+  int status = 0;
+  while (waitpid(starter, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// The compile servers of this process: connections to the shared server,
+// or, where there is none, servers of its own; made when a build needs
+// one and none is free, at most one per hardware thread, so that programs
+// built on several threads compile in parallel; kept for the next build.
 class ServerPool {
 public:
   static ServerPool &instance() {
@@ -415,7 +501,8 @@ public:
     return *pool;
   }
 
-  std::unique_ptr<ServerProcess> acquire(const Toolchain &toolchain, std::string &error) {
+  std::unique_ptr<ServerProcess>
+  acquire(const Toolchain &toolchain, const compile_server::Message &request, std::string &error) {
     std::unique_lock lock(mutex_);
     forgetParentServers();
     freed_.wait(lock, [&] { return !idle_.empty() || running_ < limit_; });
@@ -424,7 +511,9 @@ public:
       idle_.pop_back();
       return server;
     }
-    std::unique_ptr<ServerProcess> server = ServerProcess::start(toolchain, error);
+    std::unique_ptr<ServerProcess> server = connectShared(toolchain, request);
+    if (!server)
+      server = ServerProcess::start(toolchain, error);
     if (server)
       ++running_;
     return server;
@@ -452,6 +541,32 @@ private:
     limit_ = threads > 0 ? threads : 1;
   }
 
+  // A connection to the shared server, which is started when none answers
+  // and `request` is its warm-up. After a start that did not give one, the
+  // process keeps to servers of its own.
+  std::unique_ptr<ServerProcess> connectShared(const Toolchain &toolchain,
+                                               const compile_server::Message &request) {
+    if (sharedFailed_)
+      return nullptr;
+    const std::optional<std::string> socketPath = sharedServerSocket(toolchain);
+    if (!socketPath) {
+      sharedFailed_ = true;
+      return nullptr;
+    }
+    if (std::unique_ptr<ServerProcess> server = ServerProcess::connect(*socketPath))
+      return server;
+    if (startSharedServer(toolchain, *socketPath, request)) {
+      // Another process's server may still be warming up: up to two seconds.
+      for (int attempt = 0; attempt < 100; ++attempt) {
+        if (std::unique_ptr<ServerProcess> server = ServerProcess::connect(*socketPath))
+          return server;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    }
+    sharedFailed_ = true;
+    return nullptr;
+  }
+
   void forgetParentServers() {
     if (getpid() == owner_)
       return;
@@ -467,6 +582,7 @@ private:
   std::vector<std::unique_ptr<ServerProcess>> idle_;
   size_t running_ = 0, limit_ = 1;
   pid_t owner_;
+  bool sharedFailed_ = false;
 };
 
 // One build on a compile server. A server that ends during the build is
@@ -475,7 +591,8 @@ private:
 bool compileOnServer(const Toolchain &toolchain, const compile_server::Message &request,
                      compile_server::Message &reply, std::string &crash) {
   for (int attempt = 0; attempt < 2; ++attempt) {
-    std::unique_ptr<ServerProcess> server = ServerPool::instance().acquire(toolchain, crash);
+    std::unique_ptr<ServerProcess> server =
+        ServerPool::instance().acquire(toolchain, request, crash);
     if (!server)
       return false;
     const bool answered = server->call(request, reply, crash);

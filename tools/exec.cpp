@@ -12,8 +12,11 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace lanewise::cli {
@@ -21,7 +24,8 @@ namespace lanewise::cli {
 namespace {
 
 std::vector<OptionSpec> execOptions() {
-  std::vector<OptionSpec> options{{"help", OptionValue::None}};
+  std::vector<OptionSpec> options{{"help", OptionValue::None},
+                                  {"device-type", OptionValue::Required}};
   options.insert(options.end(), checkOptions().begin(), checkOptions().end());
   return options;
 }
@@ -31,21 +35,35 @@ std::vector<OptionSpec> execOptions() {
 constexpr int exitNotFound = 127;
 constexpr int exitNotExecutable = 126;
 
+// The device types LANEWISE_DEVICE_TYPE accepts (icd/platform.cpp).
+std::string validateDeviceType(const std::string &type) {
+  for (std::string_view known : {"cpu", "gpu", "accelerator", "default"})
+    if (type == known)
+      return type;
+  throw UsageError("--device-type takes cpu, gpu, accelerator or default, not '" + type + "'");
+}
+
 } // namespace
 
 int execCommand(std::span<char *const> arguments) {
   const CommandLine commandLine =
       parseCommandLine(arguments, execOptions(), /*stopAtFirstOperand=*/true);
   CheckSettings settings;
+  std::optional<std::string> deviceType;
   for (const ParsedOption &option : commandLine.options) {
     if (option.name == "help")
       return printHelp("exec");
-    applyCheckOption(option, settings);
+    if (option.name == "device-type")
+      deviceType = validateDeviceType(*option.value);
+    else
+      applyCheckOption(option, settings);
   }
   if (commandLine.operands.empty())
     throw UsageError("no program to run");
 
   settings.applyToEnvironment();
+  if (deviceType)
+    ::setenv("LANEWISE_DEVICE_TYPE", deviceType->c_str(), 1);
   selectLanewiseOnly();
 
   std::vector<char *> programArguments;

@@ -102,6 +102,8 @@ ENVIRONMENT
     LANEWISE_DETERMINISTIC
         Where findings are reported, whether the first one aborts, and
         whether work-groups run in order on one thread (see lanewise exec).
+    LANEWISE_DEVICE_TYPE
+        The type the device reports: cpu (the default), gpu or accelerator.
 
 EXAMPLES
     lanewise info
@@ -163,6 +165,11 @@ OPTIONS
         chrome://tracing.
     --deterministic
         Run work-groups in order on one thread (LANEWISE_DETERMINISTIC=1).
+    --device-type=TYPE
+        The type the device reports (LANEWISE_DEVICE_TYPE=TYPE): cpu (the
+        default), gpu or accelerator, for a program that looks for a GPU or
+        discards CPU devices. The device behaves the same whatever it
+        reports.
     -h, --help
         Print this page.
     --
@@ -182,6 +189,7 @@ EXAMPLES
     lanewise exec --check=bounds,uninit --check-file=report.txt ./app
         Runs ./app with two checks on; findings go to report.txt.
     lanewise exec --deterministic python3 my_pyopencl_script.py
+    lanewise exec --device-type=gpu ./gpu-only-app
     lanewise exec --timeout=60 --trace=trace.json ./app
 
 EXIT STATUS

@@ -128,6 +128,21 @@ std::string svmText(cl_device_svm_capabilities capabilities) {
   return names.empty() ? "none" : joined(names);
 }
 
+std::string deviceTypeText(cl_device_type type) {
+  std::vector<std::string> names;
+  if (type & CL_DEVICE_TYPE_CPU)
+    names.emplace_back("CPU");
+  if (type & CL_DEVICE_TYPE_GPU)
+    names.emplace_back("GPU");
+  if (type & CL_DEVICE_TYPE_ACCELERATOR)
+    names.emplace_back("accelerator");
+  if (type & CL_DEVICE_TYPE_CUSTOM)
+    names.emplace_back("custom");
+  if (type & CL_DEVICE_TYPE_DEFAULT)
+    names.emplace_back("default");
+  return names.empty() ? "none" : joined(names);
+}
+
 void printPlatform(cl_platform_id platform) {
   field("Platform", platformText(platform, CL_PLATFORM_NAME), 0);
   field("Vendor", platformText(platform, CL_PLATFORM_VENDOR));
@@ -141,6 +156,7 @@ void printDevice(cl_device_id device) {
   field("Vendor", deviceText(device, CL_DEVICE_VENDOR));
   field("Version", deviceText(device, CL_DEVICE_VERSION));
   field("Driver version", deviceText(device, CL_DRIVER_VERSION));
+  field("Type", deviceTypeText(deviceValue<cl_device_type>(device, CL_DEVICE_TYPE)));
   field("OpenCL C version", deviceText(device, CL_DEVICE_OPENCL_C_VERSION));
   field("OpenCL C versions", nameVersions(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, false));
   wrappedField("OpenCL C features", nameVersions(device, CL_DEVICE_OPENCL_C_FEATURES, true));

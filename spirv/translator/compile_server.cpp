@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// lanewise-compile-server --clang=PATH
+// lanewise-compile-server --clang=PATH [--listen=SOCKET]
 //
 // The OpenCL C compiler driver's worker (spirv/compiler.cpp): compiles
 // OpenCL C to SPIR-V for one program after another, with clang's libraries
@@ -13,6 +13,10 @@
 // (messages.h) until standard input ends. PATH is the clang whose libraries
 // this program links: its resource folder holds the OpenCL C headers, and it
 // stands as argv[0] in clang's diagnostics.
+//
+// With --listen, it is the shared server of shared_server.h: it builds the
+// one request on standard input to warm up, starts serving SOCKET in a
+// process of its own, and exits.
 #include <algorithm>
 #include <climits>
 #include <optional>
@@ -40,9 +44,12 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "builtin_declarations.h"
-#include "messages.h"
 #include "fixups.h"
+#include "messages.h"
+#include "shared_server.h"
 #include "translate.h"
+
+#include <unistd.h>
 
 namespace {
 
@@ -205,22 +212,25 @@ int main(int argc, char **argv) {
   // build log.
   llvm::InitLLVM init(argc, argv);
   Server server;
+  std::string listen;
   for (int i = 1; i < argc; ++i) {
     const std::string_view argument = argv[i];
     if (argument.starts_with("--clang="))
       server.clang = argument.substr(8);
+    else if (argument.starts_with("--listen="))
+      listen = argument.substr(9);
     else if (argument == "--version") {
       std::cout << "lanewise-compile-server " LANEWISE_VERSION " (fix-ups "
                 << lanewise::translator::kFixUpRevision
                 << ", clang and LLVM " LLVM_VERSION_STRING ", LLVMSPIRVLib)\n";
       return 0;
     } else {
-      std::cerr << "usage: lanewise-compile-server --clang=PATH\n";
+      std::cerr << "usage: lanewise-compile-server --clang=PATH [--listen=SOCKET]\n";
       return 2;
     }
   }
   if (server.clang.empty()) {
-    std::cerr << "usage: lanewise-compile-server --clang=PATH\n";
+    std::cerr << "usage: lanewise-compile-server --clang=PATH [--listen=SOCKET]\n";
     return 2;
   }
   // The resource folder is found from clang's real location
@@ -228,6 +238,18 @@ int main(int argc, char **argv) {
   char real[PATH_MAX];
   const std::string binary = realpath(server.clang.c_str(), real) ? real : server.clang;
   server.resourceDir = clang::driver::Driver::GetResourcesPath(binary);
+
+  if (!listen.empty()) {
+    // Nothing the starter had open stays open in a server that outlives it.
+    close_range(3, ~0u, 0);
+    return lanewise::compile_server::serveShared(
+        listen,
+        [&] {
+          if (Message request; lanewise::compile_server::receive(STDIN_FILENO, request))
+            (void)handle(server, request);
+        },
+        [&](const Message &request) { return handle(server, request); });
+  }
 
   for (Message request; lanewise::compile_server::receive(STDIN_FILENO, request);)
     if (!lanewise::compile_server::send(STDOUT_FILENO, handle(server, request)))

@@ -10,14 +10,21 @@
 // the request (the source, and the headers it includes). A reply: "ok", "clang" or
 // "translator" (which step failed), clang's diagnostics, and the SPIR-V
 // module's bytes (for "translator": the translator's reason).
+//
+// The shared server (shared_server.h) takes a greeting first: one byte
+// that carries a descriptor (SCM_RIGHTS), then the message {"hello", the
+// client's working folder}. Its reply "crashed" (with the signal as the
+// third string) says that the child serving the client ended.
 #pragma once
 
 #include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 namespace lanewise::compile_server {
@@ -56,6 +63,22 @@ inline bool readAll(int fd, char *bytes, size_t size) {
   return true;
 }
 
+// The greeting's first part: one byte, with room for one descriptor.
+struct OneByteWithDescriptor {
+  char byte = 0;
+  iovec data{&byte, 1};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr header{};
+  OneByteWithDescriptor() {
+    header.msg_iov = &data;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+  }
+  OneByteWithDescriptor(const OneByteWithDescriptor &) = delete;
+  OneByteWithDescriptor &operator=(const OneByteWithDescriptor &) = delete;
+};
+
 } // namespace detail
 
 inline bool send(int fd, const Message &message) {
@@ -84,6 +107,40 @@ inline bool receive(int fd, Message &message) {
     if (!detail::readAll(fd, text.data(), size))
       return false;
   }
+  return true;
+}
+
+// The client's greeting: `errors` becomes the serving child's standard
+// error; relative paths are resolved in `workingFolder`.
+inline bool sendGreeting(int fd, int errors, const std::string &workingFolder) {
+  detail::OneByteWithDescriptor message;
+  cmsghdr *descriptor = CMSG_FIRSTHDR(&message.header);
+  descriptor->cmsg_level = SOL_SOCKET;
+  descriptor->cmsg_type = SCM_RIGHTS;
+  descriptor->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(descriptor), &errors, sizeof(int));
+  ssize_t sent;
+  while ((sent = sendmsg(fd, &message.header, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+  }
+  return sent == 1 && send(fd, {"hello", workingFolder});
+}
+
+// The server's side: the descriptor (-1 when none came) and the folder.
+inline bool receiveGreeting(int fd, int &errors, std::string &workingFolder) {
+  detail::OneByteWithDescriptor message;
+  ssize_t received;
+  while ((received = recvmsg(fd, &message.header, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
+  }
+  if (received != 1)
+    return false;
+  errors = -1;
+  if (cmsghdr *descriptor = CMSG_FIRSTHDR(&message.header);
+      descriptor && descriptor->cmsg_level == SOL_SOCKET && descriptor->cmsg_type == SCM_RIGHTS)
+    std::memcpy(&errors, CMSG_DATA(descriptor), sizeof(int));
+  Message hello;
+  if (!receive(fd, hello) || hello.size() != 2 || hello[0] != "hello")
+    return false;
+  workingFolder = hello[1];
   return true;
 }
 
