@@ -3,6 +3,7 @@
 #include "icd/platform.h"
 
 #include "icd/api.h"
+#include "icd/topology.h"
 #include "runtime/launch.h"
 #include "runtime/printf.h"
 #include "spirv/compiler.h"
@@ -77,6 +78,16 @@ cl_uint cpuFrequencyMHz() {
   return 0;
 }
 
+// The affinity domains a device may be partitioned along: those the host
+// describes for its processors, and the next partitionable one; none for
+// a device of one compute unit.
+cl_device_affinity_domain affinityDomains(const DeviceDescription &device) {
+  if (device.computeUnits <= 1)
+    return 0;
+  const cl_device_affinity_domain described = describedDomains(device.processors);
+  return described ? described | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE : 0;
+}
+
 cl_ulong sysconfBytes(int pages, int pageSize) {
   long count = sysconf(pages), size = sysconf(pageSize);
   return count > 0 && size > 0 ? cl_ulong(count) * cl_ulong(size) : 0;
@@ -110,6 +121,9 @@ _cl_device_id *makeDevice(_cl_platform_id *platform) {
   device->platform = platform;
   device->type = deviceTypeFromEnvironment();
   device->computeUnits = std::max(1u, std::thread::hardware_concurrency());
+  if (std::vector<unsigned> processors = allowedProcessors();
+      processors.size() == device->computeUnits)
+    device->processors = std::move(processors);
   device->globalMemSize = sysconfBytes(_SC_PHYS_PAGES, _SC_PAGESIZE);
   if (device->globalMemSize == 0)
     device->globalMemSize = cl_ulong(1) << 30;
@@ -540,9 +554,11 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
     // A device of one compute unit has no partition: one property, 0 (4.2).
     if (d.computeUnits <= 1)
       return result(cl_device_partition_property{0});
-    const cl_device_partition_property types[] = {CL_DEVICE_PARTITION_EQUALLY,
-                                                  CL_DEVICE_PARTITION_BY_COUNTS};
-    return result(types);
+    std::vector<cl_device_partition_property> types = {CL_DEVICE_PARTITION_EQUALLY,
+                                                       CL_DEVICE_PARTITION_BY_COUNTS};
+    if (affinityDomains(d))
+      types.push_back(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN);
+    return result.array<cl_device_partition_property>(types);
   }
   case CL_DEVICE_PARTITION_TYPE:
     // A root device's may be empty or {0} (4.2).
@@ -550,8 +566,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
       return result(cl_device_partition_property{0});
     return result.array<cl_device_partition_property>(d.partition);
   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
-    // Workers are not bound to processors: no partition by affinity domain.
-    return result(cl_device_affinity_domain{0});
+    return result(affinityDomains(d));
   case CL_DEVICE_REFERENCE_COUNT:
     // The root device's is always 1 (4.3).
     return result(d.isRoot() ? cl_uint{1} : d.referenceCount());
@@ -604,14 +619,39 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
 
 namespace {
 
-// The compute units of each sub-device `properties` asks of `device`
-// (OpenCL 3.0 API, clCreateSubDevices), or the error: CL_INVALID_VALUE for
-// a partition the device does not support or a malformed list,
+// One sub-device of a partition: its compute units, and the processors
+// they are when the device's are known.
+struct Share {
+  cl_uint units = 0;
+  std::vector<unsigned> processors;
+};
+
+// The shares `counts` make of `device`'s compute units, in order.
+std::vector<Share> consecutiveShares(const _cl_device_id &device, std::span<const cl_uint> counts) {
+  std::vector<Share> shares;
+  size_t next = 0;
+  for (cl_uint count : counts) {
+    Share share{count, {}};
+    if (!device.processors.empty())
+      share.processors.assign(device.processors.begin() + std::ptrdiff_t(next),
+                              device.processors.begin() + std::ptrdiff_t(next + count));
+    next += count;
+    shares.push_back(std::move(share));
+  }
+  return shares;
+}
+
+// The sub-devices `properties` asks of `device` (OpenCL 3.0 API,
+// clCreateSubDevices), or the error: CL_INVALID_VALUE for a partition the
+// device does not support or a malformed list,
 // CL_INVALID_DEVICE_PARTITION_COUNT for counts the device cannot give,
-// CL_DEVICE_PARTITION_FAILED when the request is valid but leaves no
-// sub-device.
-cl_int partitionCounts(const _cl_device_id &device, const cl_device_partition_property *properties,
-                       std::vector<cl_uint> &counts,
+// CL_DEVICE_PARTITION_FAILED when the request is valid but the device
+// cannot be partitioned so (a domain all its processors share leaves it
+// whole). `partition` is what the sub-devices report as
+// CL_DEVICE_PARTITION_TYPE: for the next partitionable domain, the domain
+// it was.
+cl_int partitionShares(const _cl_device_id &device, const cl_device_partition_property *properties,
+                       std::vector<Share> &shares,
                        std::vector<cl_device_partition_property> &partition) {
   const cl_uint units = device.computeUnits;
   // A device of one compute unit reports no partition type.
@@ -625,12 +665,13 @@ cl_int partitionCounts(const _cl_device_id &device, const cl_device_partition_pr
     const cl_device_partition_property n = properties[1];
     if (n <= 0 || cl_uint(n) > units)
       return n <= 0 ? CL_INVALID_VALUE : CL_DEVICE_PARTITION_FAILED;
-    counts.assign(units / cl_uint(n), cl_uint(n));
+    shares = consecutiveShares(device, std::vector<cl_uint>(units / cl_uint(n), cl_uint(n)));
     partition.assign(properties, properties + 3);
     break;
   }
   case CL_DEVICE_PARTITION_BY_COUNTS: {
     // {BY_COUNTS, c1, c2, ..., BY_COUNTS_LIST_END, 0}; the end marker is 0.
+    std::vector<cl_uint> counts;
     cl_uint total = 0;
     const cl_device_partition_property *p = properties + 1;
     for (; *p != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; ++p) {
@@ -643,12 +684,29 @@ cl_int partitionCounts(const _cl_device_id &device, const cl_device_partition_pr
     }
     if (counts.empty() || p[1] != 0)
       return counts.empty() ? CL_INVALID_DEVICE_PARTITION_COUNT : CL_INVALID_VALUE;
+    shares = consecutiveShares(device, counts);
     partition.assign(properties, p + 2);
     break;
   }
+  case CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN: {
+    // {BY_AFFINITY_DOMAIN, one domain the device reports, 0}.
+    const auto domain = static_cast<cl_device_affinity_domain>(properties[1]);
+    const cl_device_affinity_domain supported = affinityDomains(device);
+    if (properties[2] != 0 || !supported || (domain & (domain - 1)) != 0 || !(domain & supported))
+      return CL_INVALID_VALUE;
+    const cl_device_affinity_domain along = domain == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE
+                                                ? nextPartitionableDomain(device.processors)
+                                                : domain;
+    const std::vector<std::vector<unsigned>> groups =
+        along ? groupsSharing(device.processors, along) : std::vector<std::vector<unsigned>>{};
+    if (groups.size() <= 1)
+      return CL_DEVICE_PARTITION_FAILED;
+    for (const std::vector<unsigned> &group : groups)
+      shares.push_back({cl_uint(group.size()), group});
+    partition = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, cl_device_partition_property(along), 0};
+    break;
+  }
   default:
-    // CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN and anything else: the device
-    // does not report it in CL_DEVICE_PARTITION_PROPERTIES.
     return CL_INVALID_VALUE;
   }
   return CL_SUCCESS;
@@ -662,22 +720,23 @@ cl_int CL_API_CALL clCreateSubDevices(cl_device_id device,
                                       cl_uint *numDevicesReturn) {
   if (!isValid(device))
     return CL_INVALID_DEVICE;
-  std::vector<cl_uint> counts;
+  std::vector<Share> shares;
   std::vector<cl_device_partition_property> partition;
-  if (cl_int error = partitionCounts(*device, properties, counts, partition); error != CL_SUCCESS)
+  if (cl_int error = partitionShares(*device, properties, shares, partition); error != CL_SUCCESS)
     return error;
-  if (devices && numDevices < counts.size())
+  if (devices && numDevices < shares.size())
     return CL_INVALID_VALUE;
   if (numDevicesReturn)
-    *numDevicesReturn = cl_uint(counts.size());
+    *numDevicesReturn = cl_uint(shares.size());
   if (!devices)
     return CL_SUCCESS;
-  for (size_t i = 0; i < counts.size(); ++i) {
+  for (size_t i = 0; i < shares.size(); ++i) {
     auto *sub = new _cl_device_id(static_cast<const DeviceDescription &>(*device));
-    sub->computeUnits = counts[i];
+    sub->computeUnits = shares[i].units;
+    sub->processors = std::move(shares[i].processors);
     sub->parent = OwnerRef<_cl_device_id>(device);
     sub->partition = partition;
-    sub->arena = std::make_shared<runtime::WorkerArena>(counts[i]);
+    sub->arena = std::make_shared<runtime::WorkerArena>(sub->computeUnits, sub->processors);
     devices[i] = sub;
   }
   return CL_SUCCESS;

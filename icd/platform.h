@@ -52,6 +52,11 @@ struct DeviceDescription {
   // depends on it.
   cl_device_type type = CL_DEVICE_TYPE_CPU;
   cl_uint computeUnits = 1;          // hardware threads
+  // The processors that are its compute units, in order, which partitions
+  // by affinity domain split and sub-devices' workers are bound to; empty
+  // when they are not known (this process may run on fewer processors
+  // than the machine has).
+  std::vector<unsigned> processors;
   cl_ulong globalMemSize = 0;        // physical memory
   cl_ulong maxAllocSize = 0;
   // As PoCL's CPU device: programs written for it size their tiles so.

@@ -15,6 +15,10 @@
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_scheduler_observer.h>
+
+#include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -881,7 +885,9 @@ void runUnits(const LaunchPlan &plan, std::uint64_t first, std::uint64_t end) {
       }
     }
   };
-  if (deterministic() || end - first == 1) {
+  if (deterministic() || (end - first == 1 && !plan.arena)) {
+    // One unit runs on this thread; a sub-device's still runs in its arena,
+    // whose threads may be bound to its processors.
     runGroups(first, end);
     return;
   }
@@ -989,14 +995,63 @@ std::uint32_t groupsPerPackedWarp(const KernelCode &code, const NDRange &range,
   return static_cast<std::uint32_t>(perWarp);
 }
 
-struct WorkerArena::Arena {
-  tbb::task_arena arena;
+namespace {
+
+// Binds the threads of an arena to processors while they work in it.
+class ProcessorBinding : public tbb::task_scheduler_observer {
+public:
+  ProcessorBinding(tbb::task_arena &arena, std::span<const unsigned> processors)
+      : tbb::task_scheduler_observer(arena) {
+    CPU_ZERO(&processors_);
+    for (unsigned processor : processors)
+      if (processor < CPU_SETSIZE)
+        CPU_SET(processor, &processors_);
+    observe(true);
+  }
+  ~ProcessorBinding() override { observe(false); }
+
+  void on_scheduler_entry(bool) override {
+    Saved &saved = savedAffinity();
+    saved.valid = pthread_getaffinity_np(pthread_self(), sizeof saved.set, &saved.set) == 0;
+    pthread_setaffinity_np(pthread_self(), sizeof processors_, &processors_);
+  }
+  void on_scheduler_exit(bool) override {
+    if (Saved &saved = savedAffinity(); saved.valid)
+      pthread_setaffinity_np(pthread_self(), sizeof saved.set, &saved.set);
+  }
+
+private:
+  struct Saved {
+    cpu_set_t set;
+    bool valid = false;
+  };
+  static Saved &savedAffinity() {
+    thread_local Saved saved;
+    return saved;
+  }
+  cpu_set_t processors_;
 };
 
-WorkerArena::WorkerArena(unsigned threads)
-    : arena_(std::make_unique<Arena>(Arena{tbb::task_arena(int(threads))})) {}
+} // namespace
 
-WorkerArena::~WorkerArena() = default;
+struct WorkerArena::Arena {
+  explicit Arena(unsigned threads) : arena(int(threads)) {}
+  tbb::task_arena arena;
+  std::unique_ptr<ProcessorBinding> binding;
+};
+
+WorkerArena::WorkerArena(unsigned threads, std::span<const unsigned> processors)
+    : arena_(std::make_unique<Arena>(threads)) {
+  if (!processors.empty()) {
+    arena_->arena.initialize();
+    arena_->binding = std::make_unique<ProcessorBinding>(arena_->arena, processors);
+  }
+}
+
+WorkerArena::~WorkerArena() {
+  if (arena_->binding)
+    arena_->binding.reset();
+}
 
 void WorkerArena::run(const std::function<void()> &work) { arena_->arena.execute(work); }
 

@@ -132,10 +132,12 @@ enum class LaunchResult : std::uint8_t {
 
 // A share of the processor that launches run in: a oneTBB arena of a fixed
 // number of threads (a sub-device's compute units), the thread that
-// launches counted among them.
+// launches counted among them. Given `processors`, the arena's threads run
+// on those processors only while they work in it (the launching thread's
+// own affinity comes back when it leaves).
 class WorkerArena {
 public:
-  explicit WorkerArena(unsigned threads);
+  explicit WorkerArena(unsigned threads, std::span<const unsigned> processors = {});
   ~WorkerArena();
   WorkerArena(const WorkerArena &) = delete;
   WorkerArena &operator=(const WorkerArena &) = delete;

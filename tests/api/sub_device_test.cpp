@@ -1,20 +1,111 @@
 // SPDX-License-Identifier: Apache-2.0
-// Sub-devices (OpenCL 3.0 API, 4.3, clCreateSubDevices): partitions equally
-// and by counts, the partition queries, reference counting, contexts of
-// sub-devices and of their parent together, programs and kernels on every
-// device of such a context, and launches confined to a sub-device's compute
-// units. The expected values are the specification's.
+// Sub-devices (OpenCL 3.0 API, 4.3, clCreateSubDevices): partitions equally,
+// by counts and by affinity domain, the partition queries, reference
+// counting, contexts of sub-devices and of their parent together, programs
+// and kernels on every device of such a context, and launches confined to a
+// sub-device's compute units and processors. The expected values are the
+// specification's, and for affinity domains the host's own description of
+// its processors (Linux sysfs, read here).
 #include "common.h"
 
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <numeric>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace lanewise::test {
 namespace {
+
+namespace fs = std::filesystem;
+
+// The affinity domains in the order NEXT_PARTITIONABLE looks at them.
+constexpr cl_device_affinity_domain kDomains[] = {
+    CL_DEVICE_AFFINITY_DOMAIN_NUMA, CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE,
+    CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE, CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE,
+    CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE};
+
+std::vector<unsigned> processorsOfThisProcess() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<unsigned> processors;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (unsigned cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+      if (CPU_ISSET(cpu, &set))
+        processors.push_back(cpu);
+  return processors;
+}
+
+std::string lineOf(const fs::path &path) {
+  std::ifstream file(path);
+  std::string line;
+  std::getline(file, line);
+  return line;
+}
+
+// What the host says `cpu` shares at `domain`: its NUMA node, or the
+// processors sharing its data or unified cache of that level.
+std::optional<std::string> sharedAt(unsigned cpu, cl_device_affinity_domain domain) {
+  const fs::path folder = "/sys/devices/system/cpu/cpu" + std::to_string(cpu);
+  std::error_code error;
+  if (domain == CL_DEVICE_AFFINITY_DOMAIN_NUMA) {
+    for (const auto &entry : fs::directory_iterator(folder, error))
+      if (const std::string name = entry.path().filename();
+          name.rfind("node", 0) == 0 && name.size() > 4 && std::isdigit(name[4]))
+        return name;
+    return std::nullopt;
+  }
+  const std::string level = domain == CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE   ? "4"
+                            : domain == CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE ? "3"
+                            : domain == CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE ? "2"
+                                                                           : "1";
+  for (const auto &entry : fs::directory_iterator(folder / "cache", error)) {
+    const std::string type = lineOf(entry.path() / "type");
+    if (lineOf(entry.path() / "level") == level && (type == "Data" || type == "Unified"))
+      return lineOf(entry.path() / "shared_cpu_list");
+  }
+  return std::nullopt;
+}
+
+// The sizes of the groups of this process's processors that share a node
+// or cache of `domain`, in order of their first processor; nothing when the
+// host does not describe it for all of them.
+std::optional<std::vector<cl_uint>> hostGroups(cl_device_affinity_domain domain) {
+  std::vector<std::string> keys;
+  std::vector<cl_uint> sizes;
+  for (unsigned cpu : processorsOfThisProcess()) {
+    const std::optional<std::string> key = sharedAt(cpu, domain);
+    if (!key)
+      return std::nullopt;
+    const auto found = std::find(keys.begin(), keys.end(), *key);
+    if (found == keys.end()) {
+      keys.push_back(*key);
+      sizes.push_back(1);
+    } else {
+      ++sizes[size_t(found - keys.begin())];
+    }
+  }
+  return sizes;
+}
+
+// The affinity domains the device should report: those the host describes,
+// and the next partitionable one with them.
+cl_device_affinity_domain hostDomains() {
+  cl_device_affinity_domain domains = 0;
+  for (cl_device_affinity_domain domain : kDomains)
+    if (hostGroups(domain))
+      domains |= domain;
+  return domains ? domains | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE : 0;
+}
 
 class SubDevice : public ::testing::Test {
 protected:
@@ -70,9 +161,13 @@ TEST_F(SubDevice, RootDeviceReportsEqualAndCountedPartitions) {
   std::vector<cl_device_partition_property> types(size / sizeof(cl_device_partition_property));
   ASSERT_EQ(clGetDeviceInfo(root, CL_DEVICE_PARTITION_PROPERTIES, size, types.data(), nullptr),
             CL_SUCCESS);
-  EXPECT_EQ(types, (std::vector<cl_device_partition_property>{CL_DEVICE_PARTITION_EQUALLY,
-                                                              CL_DEVICE_PARTITION_BY_COUNTS}));
-  EXPECT_EQ(deviceInfo<cl_device_affinity_domain>(root, CL_DEVICE_PARTITION_AFFINITY_DOMAIN), 0u);
+  std::vector<cl_device_partition_property> expected = {CL_DEVICE_PARTITION_EQUALLY,
+                                                        CL_DEVICE_PARTITION_BY_COUNTS};
+  if (units == processorsOfThisProcess().size() && hostDomains())
+    expected.push_back(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN);
+  EXPECT_EQ(types, expected);
+  EXPECT_EQ(deviceInfo<cl_device_affinity_domain>(root, CL_DEVICE_PARTITION_AFFINITY_DOMAIN),
+            expected.size() == 3 ? hostDomains() : 0u);
   EXPECT_EQ(deviceInfo<cl_device_id>(root, CL_DEVICE_PARENT_DEVICE), nullptr);
   // A root device's partition type is empty or {0} (4.2).
   const auto type = partitionType(root);
@@ -133,10 +228,22 @@ TEST_F(SubDevice, BadPartitionsAreRejectedWithTheSpecifiedErrors) {
   EXPECT_EQ(tryPartition(
                 root, {CL_DEVICE_PARTITION_BY_COUNTS, CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0}),
             CL_INVALID_DEVICE_PARTITION_COUNT);
-  // Partition types the device does not report.
-  EXPECT_EQ(tryPartition(root, {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
-                                CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, 0}),
+  // Affinity domains the device does not report, and two at once.
+  const auto reported =
+      deviceInfo<cl_device_affinity_domain>(root, CL_DEVICE_PARTITION_AFFINITY_DOMAIN);
+  for (cl_device_affinity_domain domain : kDomains) {
+    if (!(reported & domain)) {
+      EXPECT_EQ(tryPartition(root, {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+                                    cl_device_partition_property(domain), 0}),
+                CL_INVALID_VALUE)
+          << domain;
+    }
+  }
+  EXPECT_EQ(tryPartition(
+                root, {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+                       CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE | CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE, 0}),
             CL_INVALID_VALUE);
+  EXPECT_EQ(tryPartition(root, {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, 0, 0}), CL_INVALID_VALUE);
   EXPECT_EQ(clCreateSubDevices(root, nullptr, 0, nullptr, nullptr), CL_INVALID_VALUE);
   // Room for fewer sub-devices than the partition makes.
   const cl_device_partition_property equally[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
@@ -358,6 +465,160 @@ TEST_F(SubDevice, SubDeviceLaunchesRunOnItsComputeUnitsAlone) {
   EXPECT_LE(got[1], 2);
   clReleaseMemObject(most);
   clReleaseMemObject(counters);
+  clReleaseCommandQueue(queue);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+  clReleaseContext(context);
+}
+
+// A partition by an affinity domain the device reports makes one sub-device
+// per node or cache of that domain among the device's processors, with as
+// many compute units as the group has processors, or fails with
+// CL_DEVICE_PARTITION_FAILED where all of them share one (the device could
+// not be further partitioned).
+TEST_F(SubDevice, AffinityPartitionsFollowTheHostsProcessors) {
+  const auto reported =
+      deviceInfo<cl_device_affinity_domain>(root, CL_DEVICE_PARTITION_AFFINITY_DOMAIN);
+  if (!reported)
+    GTEST_SKIP() << "the host describes no affinity domain of the device's processors";
+  for (cl_device_affinity_domain domain : kDomains) {
+    if (!(reported & domain))
+      continue;
+    SCOPED_TRACE(domain);
+    const std::optional<std::vector<cl_uint>> groups = hostGroups(domain);
+    ASSERT_TRUE(groups.has_value());
+    const std::vector<cl_device_partition_property> properties = {
+        CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, cl_device_partition_property(domain), 0};
+    if (groups->size() <= 1) {
+      EXPECT_EQ(tryPartition(root, properties), CL_DEVICE_PARTITION_FAILED);
+      continue;
+    }
+    const std::vector<cl_device_id> subs = partition(root, properties);
+    ASSERT_EQ(subs.size(), groups->size());
+    for (size_t i = 0; i < subs.size(); ++i) {
+      EXPECT_EQ(deviceInfo<cl_uint>(subs[i], CL_DEVICE_MAX_COMPUTE_UNITS), (*groups)[i]) << i;
+      EXPECT_EQ(partitionType(subs[i]), properties) << i;
+      EXPECT_EQ(deviceInfo<cl_device_id>(subs[i], CL_DEVICE_PARENT_DEVICE), root);
+    }
+  }
+}
+
+// NEXT_PARTITIONABLE splits along the first domain, in the order NUMA, L4,
+// L3, L2, L1, that splits the device, and the sub-devices report that
+// domain.
+TEST_F(SubDevice, NextPartitionableIsTheFirstDomainThatSplits) {
+  if (!(deviceInfo<cl_device_affinity_domain>(root, CL_DEVICE_PARTITION_AFFINITY_DOMAIN) &
+        CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE))
+    GTEST_SKIP() << "the host describes no affinity domain of the device's processors";
+  const std::vector<cl_device_partition_property> next = {
+      CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN, CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, 0};
+  cl_device_affinity_domain expected = 0;
+  for (cl_device_affinity_domain domain : kDomains)
+    if (const auto groups = hostGroups(domain); !expected && groups && groups->size() > 1)
+      expected = domain;
+  if (!expected) {
+    EXPECT_EQ(tryPartition(root, next), CL_DEVICE_PARTITION_FAILED);
+    return;
+  }
+  const std::vector<cl_device_id> subs = partition(root, next);
+  ASSERT_EQ(subs.size(), hostGroups(expected)->size());
+  for (cl_device_id sub : subs)
+    EXPECT_EQ(partitionType(sub), (std::vector<cl_device_partition_property>{
+                                      CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+                                      cl_device_partition_property(expected), 0}));
+}
+
+// The threads that run an affinity sub-device's launch are bound to the
+// processors of its node or cache while they do: a long launch on the last
+// sub-device is watched from here, through the threads' allowed-processor
+// lists in /proc. The launching thread's own affinity is unchanged after.
+TEST_F(SubDevice, AffinitySubDeviceWorkersRunOnItsProcessors) {
+  if (!(deviceInfo<cl_device_affinity_domain>(root, CL_DEVICE_PARTITION_AFFINITY_DOMAIN) &
+        CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE) ||
+      tryPartition(root, {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+                          CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, 0}) != CL_SUCCESS)
+    GTEST_SKIP() << "no affinity partition of this host's processors";
+  const std::vector<cl_device_id> subs =
+      partition(root, {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+                       CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, 0});
+  const cl_device_id last = subs.back();
+  const auto domain = cl_device_affinity_domain(partitionType(last)[1]);
+  // The last group's processors, as /proc prints an allowed list ("1", "2-3").
+  std::map<std::string, std::vector<unsigned>> byKey;
+  std::vector<std::string> order;
+  for (unsigned cpu : processorsOfThisProcess()) {
+    const std::string key = *sharedAt(cpu, domain);
+    if (!byKey.count(key))
+      order.push_back(key);
+    byKey[key].push_back(cpu);
+  }
+  const std::vector<unsigned> &mine = byKey[order.back()];
+  std::string allowed;
+  for (size_t i = 0; i < mine.size();) {
+    size_t end = i + 1;
+    while (end < mine.size() && mine[end] == mine[end - 1] + 1)
+      ++end;
+    allowed += (allowed.empty() ? "" : ",") + std::to_string(mine[i]);
+    if (end - i > 1)
+      allowed += "-" + std::to_string(mine[end - 1]);
+    i = end;
+  }
+  cpu_set_t before;
+  ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+
+  cl_int error = CL_SUCCESS;
+  cl_context context = clCreateContext(nullptr, 1, &last, nullptr, nullptr, &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  const char *source = "kernel void spin(global uint *out, uint n) {\n"
+                       "  uint x = (uint)get_global_id(0);\n"
+                       "  for (uint i = 0; i < n; ++i)\n"
+                       "    x = x * 1103515245u + 12345u;\n"
+                       "  out[get_global_id(0)] = x;\n"
+                       "}\n";
+  cl_program program = clCreateProgramWithSource(context, 1, &source, nullptr, &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  ASSERT_EQ(clBuildProgram(program, 0, nullptr, "", nullptr, nullptr), CL_SUCCESS);
+  cl_kernel kernel = clCreateKernel(program, "spin", &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  cl_command_queue queue = clCreateCommandQueueWithProperties(context, last, nullptr, &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  const size_t global = 1024;
+  cl_mem out = clCreateBuffer(context, CL_MEM_WRITE_ONLY, global * 4, nullptr, &error);
+  ASSERT_EQ(error, CL_SUCCESS);
+  const cl_uint n = 200000;
+  ASSERT_EQ(clSetKernelArg(kernel, 0, sizeof out, &out), CL_SUCCESS);
+  ASSERT_EQ(clSetKernelArg(kernel, 1, sizeof n, &n), CL_SUCCESS);
+
+  // A thread of this process allowed on exactly the group's processors.
+  auto boundThreadSeen = [&] {
+    std::error_code ignored;
+    for (const auto &task : fs::directory_iterator("/proc/self/task", ignored)) {
+      std::ifstream status(task.path() / "status");
+      for (std::string line; std::getline(status, line);)
+        if (line == "Cpus_allowed_list:\t" + allowed)
+          return true;
+    }
+    return false;
+  };
+  bool seen = false;
+  for (int launch = 0; launch < 20 && !seen; ++launch) {
+    cl_event done = nullptr;
+    ASSERT_EQ(
+        clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, &done),
+        CL_SUCCESS);
+    clFlush(queue);
+    for (cl_int state = CL_QUEUED; !seen && state != CL_COMPLETE && state >= 0;) {
+      seen = boundThreadSeen();
+      clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state, &state, nullptr);
+    }
+    clWaitForEvents(1, &done);
+    clReleaseEvent(done);
+  }
+  EXPECT_TRUE(seen) << "no thread was bound to processors " << allowed << " during the launches";
+  cpu_set_t after;
+  ASSERT_EQ(sched_getaffinity(0, sizeof after, &after), 0);
+  EXPECT_TRUE(CPU_EQUAL(&before, &after));
+  clReleaseMemObject(out);
   clReleaseCommandQueue(queue);
   clReleaseKernel(kernel);
   clReleaseProgram(program);
