@@ -81,8 +81,8 @@ if(LANEWISE_SANITIZE)
 endif()
 
 # Test programs built here carry the options themselves
-# (tests/sanitizers/default_options.cpp): a test discovered by
-# gtest_discover_tests gets one ENVIRONMENT entry at most.
+# (tests/sanitizers/default_options.cpp): the ENVIRONMENT of a GoogleTest
+# suite's test holds the loader's settings.
 function(lanewise_sanitize_test_programs)
   if(NOT LANEWISE_SANITIZE)
     return()
