@@ -34,6 +34,17 @@ if(LANEWISE_SANITIZE)
   add_compile_options(-fsanitize=${LANEWISE_SANITIZE} -fno-sanitize-recover=all
                       -fno-omit-frame-pointer)
   add_link_options(-fsanitize=${LANEWISE_SANITIZE})
+  # clang links its runtimes statically into programs and not at all into
+  # shared libraries; liblanewise.so (-Wl,--no-undefined) and the programs
+  # that load it must share one runtime: the shared one, found through the
+  # programs' run path. GCC links its shared runtimes already.
+  set(runtime_folder "")
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    add_link_options(-shared-libsan)
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} --print-runtime-dir
+                    OUTPUT_VARIABLE runtime_folder OUTPUT_STRIP_TRAILING_WHITESPACE)
+    add_link_options(-Wl,-rpath,${runtime_folder})
+  endif()
 
   set(suppressions ${PROJECT_SOURCE_DIR}/tests/sanitizers)
   set(preload)
@@ -45,7 +56,8 @@ if(LANEWISE_SANITIZE)
          "LSAN_OPTIONS=suppressions=${suppressions}/lsan.supp:print_suppressions=0")
     list(APPEND LANEWISE_SANITIZER_UNINSTRUMENTED_ENV "ASAN_OPTIONS=${asan_options}:detect_leaks=0")
   endif()
-  if("undefined" IN_LIST sanitizers)
+  # clang's address runtime holds the undefined-behaviour one.
+  if("undefined" IN_LIST sanitizers AND NOT (runtime_folder AND "address" IN_LIST sanitizers))
     list(APPEND preload ubsan)
     list(APPEND LANEWISE_SANITIZER_ENV "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
   endif()
@@ -57,8 +69,18 @@ if(LANEWISE_SANITIZE)
 
   set(preload_paths)
   foreach(runtime IN LISTS preload)
-    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=lib${runtime}.so
-                    OUTPUT_VARIABLE path OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(runtime_folder)
+      if(runtime STREQUAL "ubsan")
+        set(runtime "ubsan_standalone")
+      endif()
+      set(path "${runtime_folder}/libclang_rt.${runtime}.so")
+      if(NOT EXISTS "${path}")
+        set(path "${runtime_folder}/libclang_rt.${runtime}-x86_64.so")
+      endif()
+    else()
+      execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=lib${runtime}.so
+                      OUTPUT_VARIABLE path OUTPUT_STRIP_TRAILING_WHITESPACE)
+    endif()
     get_filename_component(path "${path}" REALPATH)
     if(NOT EXISTS "${path}")
       message(FATAL_ERROR "LANEWISE_SANITIZE: the ${runtime} runtime of ${CMAKE_CXX_COMPILER} "

@@ -26,12 +26,16 @@ fi
 shift 2
 build=${LANEWISE_FUZZ_BUILD_DIR:-$root/build-fuzz}
 bash "$root/scripts/install-deps.sh" fuzz
-# -O1 with line tables, as scripts/sanitize.sh: half the compile time of
-# -O2 -g, and reports still name source lines.
-CC=clang-16 CXX=clang++-16 cmake -S "$root" -B "$build" -G Ninja \
-  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-  -DLANEWISE_SANITIZE=address,undefined \
-  -DLANEWISE_FUZZ=ON -DLANEWISE_BUILD_TESTS=OFF >/dev/null
+# A build folder configured with the fuzz targets (scripts/sanitize.sh's
+# build-asan/) is used as it is; any other is configured for them alone.
+if ! grep -qs "^LANEWISE_FUZZ:BOOL=ON" "$build/CMakeCache.txt"; then
+  # -O1 with line tables, as scripts/sanitize.sh: half the compile time of
+  # -O2 -g, and reports still name source lines.
+  CC=clang-16 CXX=clang++-16 cmake -S "$root" -B "$build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+    -DLANEWISE_SANITIZE=address,undefined \
+    -DLANEWISE_FUZZ=ON -DLANEWISE_BUILD_TESTS=OFF >/dev/null
+fi
 cmake --build "$build" --parallel "$(nproc)" --target "${target}_fuzzer" lanewise_fuzz_seeds
 
 corpus=$build/corpus/$target

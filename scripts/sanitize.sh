@@ -6,6 +6,11 @@
 #   scripts/sanitize.sh address,undefined [CTEST-ARGS...]   into build-asan/
 #   scripts/sanitize.sh thread [CTEST-ARGS...]              into build-tsan/
 #
+# AddressSanitizer and UndefinedBehaviorSanitizer build with clang-16, and
+# that build also has the fuzz targets (tests/fuzz/, libFuzzer is clang's):
+# scripts/fuzz.sh runs them from it when it is there
+# (LANEWISE_FUZZ_BUILD_DIR=build-asan). ThreadSanitizer builds with GCC.
+#
 # Every test that runs a program this project does not build (python3, clinfo,
 # the shell) gets the sanitizer's runtime preloaded. A report fails its test.
 # LANEWISE_SANITIZE_TARGETS names the targets to build when not all are
@@ -23,10 +28,16 @@ case "$sanitizers" in
 esac
 shift
 build=${LANEWISE_SANITIZE_BUILD_DIR:-$root/$folder}
-bash "$root/scripts/install-deps.sh"
+compiler=()
+if [ "$folder" = build-asan ]; then
+  bash "$root/scripts/install-deps.sh" fuzz
+  compiler=(-DCMAKE_C_COMPILER=clang-16 -DCMAKE_CXX_COMPILER=clang++-16 -DLANEWISE_FUZZ=ON)
+else
+  bash "$root/scripts/install-deps.sh"
+fi
 # -O1 with line tables: half the compile time of -O2 -g, and reports still
 # name source lines.
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${compiler[@]}" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DLANEWISE_SANITIZE="$sanitizers" >/dev/null
 # LANEWISE_SANITIZE_TARGETS: build only these targets (default: all).
 targets=()

@@ -35,12 +35,17 @@ if stage sanitizers; then
   # (scripts/sanitize.sh address,undefined, everything) takes four times as
   # long: docs/reliability.md has its figures.
   echo "== the API, SPIR-V, command-line and PyOpenCL tests under AddressSanitizer and UndefinedBehaviorSanitizer"
-  LANEWISE_SANITIZE_TARGETS="lanewise lanewise_cli lanewise_api_tests lanewise_icd_tests lanewise_spirv_tests lanewise_stress_tests lanewise_test_kernels" \
+  # The build has the fuzz targets too (clang-16): the fuzz stage runs them.
+  LANEWISE_SANITIZE_TARGETS="lanewise lanewise_cli lanewise_api_tests lanewise_icd_tests lanewise_spirv_tests lanewise_stress_tests lanewise_test_kernels spirv_module_fuzzer opencl_c_fuzzer run_description_fuzzer lanewise_fuzz_seeds" \
     bash "$root/scripts/sanitize.sh" address,undefined \
     -E '^(CheckedMode(\..*)?|Builds/CheckedMode|Sets/BuildOptions|package\..*)$'
 fi
 if stage fuzz; then
   seconds=${LANEWISE_FUZZ_SECONDS:-30}
+  # In the sanitizer stage's build when it has them; else a build of their own.
+  if grep -qs "^LANEWISE_FUZZ:BOOL=ON" "$root/build-asan/CMakeCache.txt"; then
+    export LANEWISE_FUZZ_BUILD_DIR=${LANEWISE_FUZZ_BUILD_DIR:-$root/build-asan}
+  fi
   for target in spirv_module opencl_c run_description; do
     echo "== fuzz target $target, $seconds s"
     bash "$root/scripts/fuzz.sh" "$target" "$seconds" -seed=1 >"${TMPDIR:-/tmp}/lanewise-fuzz-$target.log" 2>&1 || {
