@@ -38,12 +38,13 @@ if(LANEWISE_SANITIZE)
   # shared libraries; liblanewise.so (-Wl,--no-undefined) and the programs
   # that load it must share one runtime: the shared one, found through the
   # programs' run path. GCC links its shared runtimes already.
-  set(runtime_folder "")
+  # LANEWISE_SANITIZER_RUNTIME_FOLDER: where clang's shared runtimes are.
+  set(LANEWISE_SANITIZER_RUNTIME_FOLDER "")
   if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
     add_link_options(-shared-libsan)
     execute_process(COMMAND ${CMAKE_CXX_COMPILER} --print-runtime-dir
-                    OUTPUT_VARIABLE runtime_folder OUTPUT_STRIP_TRAILING_WHITESPACE)
-    add_link_options(-Wl,-rpath,${runtime_folder})
+                    OUTPUT_VARIABLE LANEWISE_SANITIZER_RUNTIME_FOLDER OUTPUT_STRIP_TRAILING_WHITESPACE)
+    add_link_options(-Wl,-rpath,${LANEWISE_SANITIZER_RUNTIME_FOLDER})
   endif()
 
   set(suppressions ${PROJECT_SOURCE_DIR}/tests/sanitizers)
@@ -57,7 +58,7 @@ if(LANEWISE_SANITIZE)
     list(APPEND LANEWISE_SANITIZER_UNINSTRUMENTED_ENV "ASAN_OPTIONS=${asan_options}:detect_leaks=0")
   endif()
   # clang's address runtime holds the undefined-behaviour one.
-  if("undefined" IN_LIST sanitizers AND NOT (runtime_folder AND "address" IN_LIST sanitizers))
+  if("undefined" IN_LIST sanitizers AND NOT (LANEWISE_SANITIZER_RUNTIME_FOLDER AND "address" IN_LIST sanitizers))
     list(APPEND preload ubsan)
     list(APPEND LANEWISE_SANITIZER_ENV "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
   endif()
@@ -69,13 +70,13 @@ if(LANEWISE_SANITIZE)
 
   set(preload_paths)
   foreach(runtime IN LISTS preload)
-    if(runtime_folder)
+    if(LANEWISE_SANITIZER_RUNTIME_FOLDER)
       if(runtime STREQUAL "ubsan")
         set(runtime "ubsan_standalone")
       endif()
-      set(path "${runtime_folder}/libclang_rt.${runtime}.so")
+      set(path "${LANEWISE_SANITIZER_RUNTIME_FOLDER}/libclang_rt.${runtime}.so")
       if(NOT EXISTS "${path}")
-        set(path "${runtime_folder}/libclang_rt.${runtime}-x86_64.so")
+        set(path "${LANEWISE_SANITIZER_RUNTIME_FOLDER}/libclang_rt.${runtime}-x86_64.so")
       endif()
     else()
       execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=lib${runtime}.so

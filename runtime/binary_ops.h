@@ -15,6 +15,16 @@ namespace lanewise::runtime::binary_ops {
 
 template <typename T> using Signed = std::make_signed_t<T>;
 
+// a * b modulo 2^N, as SPIR-V's OpIMul: computed unsigned, where a signed
+// product, or the int that C++ promotes 16-bit values to (65535 * 65535),
+// could overflow.
+template <typename T> T wrappingProduct(T a, T b) {
+  if constexpr (sizeof(T) < sizeof(unsigned))
+    return T(unsigned(a) * unsigned(b));
+  else
+    return T(std::make_unsigned_t<T>(a) * std::make_unsigned_t<T>(b));
+}
+
 template <typename T> T floatRemainder(T a, T b, bool signOfDivisor) {
   if constexpr (std::is_same_v<T, half>) {
     return T(floatRemainder<float>(float(a), float(b), signOfDivisor));
@@ -47,7 +57,7 @@ template <typename T, BinaryOp Op> inline auto apply(T a, T b) {
   else if constexpr (Op == ISub)
     return T(a - b);
   else if constexpr (Op == IMul)
-    return T(a * b);
+    return wrappingProduct(a, b);
   // Division by zero and INT_MIN / -1 are undefined in OpenCL C; they must
   // not stop the process, so they give 0 and INT_MIN.
   else if constexpr (Op == UDiv)

@@ -8,6 +8,7 @@
 
 #include <cinttypes>
 #include <csignal>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +19,18 @@ namespace lanewise::runtime {
 thread_local RunningWarp runningWarp;
 
 namespace {
+
+// Appends to `text` (of `size` bytes, `length` used) what printf would
+// write, as far as it fits.
+__attribute__((format(printf, 4, 5))) void appendFormatted(char *text, std::size_t size,
+                                                           int &length, const char *format, ...) {
+  if (length < 0 || length >= int(size))
+    return;
+  std::va_list values;
+  va_start(values, format);
+  length += std::vsnprintf(text + length, size - std::size_t(length), format, values);
+  va_end(values);
+}
 
 constexpr int signals[] = {SIGSEGV, SIGBUS, SIGFPE};
 struct sigaction previous[std::size(signals)];
@@ -69,52 +82,54 @@ void report(int signal, const siginfo_t *info, const RunningWarp &warp) {
   const WorkGroupInfo &g = *s.group;
   const Instruction *instruction = s.current;
   char text[1536];
-  int length = std::snprintf(
-      text, sizeof text,
-      "lanewise: kernel '%s' crashed: %s at address 0x%" PRIxPTR "\n",
-      warp.code->name.c_str(), signal == SIGSEGV ? "SIGSEGV (invalid memory access)"
-                               : signal == SIGBUS ? "SIGBUS (invalid memory access)"
-                                                  : "SIGFPE (arithmetic fault)",
-      reinterpret_cast<std::uintptr_t>(info->si_addr));
-  auto append = [&](const char *format, auto... values) {
-    if (length >= 0 && length < int(sizeof text))
-      length += std::snprintf(text + length, sizeof text - length, format, values...);
-  };
+  int length = std::snprintf(text, sizeof text,
+                             "lanewise: kernel '%s' crashed: %s at address 0x%" PRIxPTR "\n",
+                             warp.code->name.c_str(),
+                             signal == SIGSEGV  ? "SIGSEGV (invalid memory access)"
+                             : signal == SIGBUS ? "SIGBUS (invalid memory access)"
+                                                : "SIGFPE (arithmetic fault)",
+                             reinterpret_cast<std::uintptr_t>(info->si_addr));
   if (instruction) {
     const std::string &source = warp.code->sources[instruction->source];
     if (!source.empty())
-      append("  at %s", source.c_str());
+      appendFormatted(text, sizeof text, length, "  at %s", source.c_str());
     else
-      append("  at no known source line");
+      appendFormatted(text, sizeof text, length, "  at no known source line");
     if (instruction->sourceId)
-      append(" (SPIR-V %%%u)", instruction->sourceId);
-    append("\n");
+      appendFormatted(text, sizeof text, length, " (SPIR-V %%%u)", instruction->sourceId);
+    appendFormatted(text, sizeof text, length, "\n");
   }
-  const int lane =
-      instruction && signal != SIGFPE
-          ? faultingLane(*warp.code, s, *instruction, reinterpret_cast<std::uint64_t>(info->si_addr))
-          : -1;
+  const int lane = instruction && signal != SIGFPE
+                       ? faultingLane(*warp.code, s, *instruction,
+                                      reinterpret_cast<std::uint64_t>(info->si_addr))
+                       : -1;
   if (lane >= 0) {
     const auto [local, global, group] = workItemIds(s, static_cast<std::uint32_t>(lane));
-    append("  work-item: global (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") local (%" PRIu64
-           ",%" PRIu64 ",%" PRIu64 ") group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")\n",
-           global[0], global[1], global[2], local[0], local[1], local[2], group[0], group[1],
-           group[2]);
+    appendFormatted(text, sizeof text, length,
+                    "  work-item: global (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") local (%" PRIu64
+                    ",%" PRIu64 ",%" PRIu64 ") group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ")\n",
+                    global[0], global[1], global[2], local[0], local[1], local[2], group[0],
+                    group[1], group[2]);
   } else if (g.groupLanes) {
-    append("  work-groups (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") to (%" PRIu64 ",%" PRIu64
-           ",%" PRIu64 "), one of their work-items\n",
-           g.groupId[0], g.groupId[1], g.groupId[2],
-           g.groupId[0] + (s.laneCount - 1) / g.groupLanes, g.groupId[1], g.groupId[2]);
+    appendFormatted(text, sizeof text, length,
+                    "  work-groups (%" PRIu64 ",%" PRIu64 ",%" PRIu64 ") to (%" PRIu64 ",%" PRIu64
+                    ",%" PRIu64 "), one of their work-items\n",
+                    g.groupId[0], g.groupId[1], g.groupId[2],
+                    g.groupId[0] + (s.laneCount - 1) / g.groupLanes, g.groupId[1], g.groupId[2]);
   } else {
-    append("  work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64 "), one of the work-items with "
-           "local linear ids %u-%u\n",
-           g.groupId[0], g.groupId[1], g.groupId[2], s.firstLocalIndex,
-           s.firstLocalIndex + s.laneCount - 1);
+    appendFormatted(text, sizeof text, length,
+                    "  work-group (%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                    "), one of the work-items with "
+                    "local linear ids %u-%u\n",
+                    g.groupId[0], g.groupId[1], g.groupId[2], s.firstLocalIndex,
+                    s.firstLocalIndex + s.laneCount - 1);
   }
-  append("  The kernel accessed memory it does not own. Run it in the checked mode "
-         "(LANEWISE_CHECK=bounds, or lanewise exec --check) for the work-item, the buffer and "
-         "the offset%s.\n",
-         warp.code->sources.size() > 1 ? "" : ", and build it with -g for source lines");
+  appendFormatted(
+      text, sizeof text, length,
+      "  The kernel accessed memory it does not own. Run it in the checked mode "
+      "(LANEWISE_CHECK=bounds, or lanewise exec --check) for the work-item, the buffer and "
+      "the offset%s.\n",
+      warp.code->sources.size() > 1 ? "" : ", and build it with -g for source lines");
   if (length > int(sizeof text))
     length = sizeof text;
   if (length > 0) {

@@ -632,7 +632,7 @@ void applyOneOf(BinaryOp op, T *out, const T *a, const T *b, std::size_t count) 
     if constexpr (binary_ops::validBinary<T, Op>())
       applyElements<T, Op, Stream>(out, a, b, count);
   };
-  ((op == Ops && (apply.template operator()<Ops>(), true)) || ...);
+  (void)((op == Ops && (apply.template operator()<Ops>(), true)) || ...);
 }
 
 template <typename T, bool Stream>
