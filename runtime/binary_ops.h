@@ -17,12 +17,15 @@ template <typename T> using Signed = std::make_signed_t<T>;
 
 // a * b modulo 2^N, as SPIR-V's OpIMul: computed unsigned, where a signed
 // product, or the int that C++ promotes 16-bit values to (65535 * 65535),
-// could overflow.
+// could overflow. (T may also be a vector of the compiler's, whose
+// arithmetic wraps.)
 template <typename T> T wrappingProduct(T a, T b) {
-  if constexpr (sizeof(T) < sizeof(unsigned))
+  if constexpr (std::is_integral_v<T> && sizeof(T) < sizeof(unsigned))
     return T(unsigned(a) * unsigned(b));
-  else
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
     return T(std::make_unsigned_t<T>(a) * std::make_unsigned_t<T>(b));
+  else
+    return T(a * b);
 }
 
 template <typename T> T floatRemainder(T a, T b, bool signOfDivisor) {
