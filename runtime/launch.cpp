@@ -1048,10 +1048,8 @@ WorkerArena::WorkerArena(unsigned threads, std::span<const unsigned> processors)
   }
 }
 
-WorkerArena::~WorkerArena() {
-  if (arena_->binding)
-    arena_->binding.reset();
-}
+// The binding, declared after the arena, stops observing before the arena ends.
+WorkerArena::~WorkerArena() = default;
 
 void WorkerArena::run(const std::function<void()> &work) { arena_->arena.execute(work); }
 
