@@ -512,11 +512,10 @@ CheckSession::~CheckSession() {
 std::uint64_t CheckSession::readSink() { return reinterpret_cast<std::uint64_t>(zeros); }
 std::uint64_t CheckSession::writeSink() { return reinterpret_cast<std::uint64_t>(discard); }
 
-CheckSite::Space CheckSession::resolve(const ExecutionState &s, CheckSite::Space space,
-                                       std::uint64_t address) {
+CheckSite::Space CheckSession::resolve(CheckSite::Space space, std::uint64_t address) {
   if (space != CheckSite::Space::Generic)
     return space;
-  switch (memoryOf(s, address)) {
+  switch (memoryOf(address)) {
   case MemoryOf::Local:
     return CheckSite::Space::Local;
   case MemoryOf::Private:
@@ -531,7 +530,7 @@ bool CheckSession::checkAccess(const ExecutionState &s, std::uint32_t lane, std:
                                std::uint64_t address, std::uint64_t bytes) {
   const KernelChecks &checks = *code_.checks;
   const CheckSite &where = checks.sites[site];
-  const CheckSite::Space space = resolve(s, where.space, address);
+  const CheckSite::Space space = resolve(where.space, address);
   if (checks.checks.has(Check::Alignment) && where.alignment > 1 &&
       address % where.alignment != 0) {
     char detail[256];
@@ -870,7 +869,7 @@ void CheckSession::checkWarp(const ExecutionState &s, std::uint32_t site,
     const bool valid = checkAccess(s, first, site, address, bytes);
     result[0] = valid ? address : sink;
     if (valid) {
-      const CheckSite::Space space = resolve(s, where.space, address);
+      const CheckSite::Space space = resolve(where.space, address);
       for (std::uint32_t lane = first + 1; lane < s.laneCount; ++lane)
         if (s.isActive(lane))
           checkContents(s, lane, site, address, bytes, space);
@@ -898,6 +897,41 @@ void CheckSession::checkWarp(const ExecutionState &s, std::uint32_t site,
   forActiveLanes(s, [&](std::uint32_t lane) {
     result[lane] = checkAccess(s, lane, site, pointer[lane], bytes) ? pointer[lane] : sink;
   });
+}
+
+// Whose private memory a private address outside the lane's variables is
+// in: another work-item's (a pointer handed over through __local or global
+// memory; OpenCL C 3.0, 6.7: private memory is the work-item's own), or
+// else near which of the lane's variables (`nearest`).
+std::string CheckSession::privateOwner(const ExecutionState &s, std::uint64_t address,
+                                       std::uint64_t bytes, const MemoryRange *nearest) const {
+  const WorkGroupInfo &g = *s.group;
+  const std::uint64_t stride = s.privateStride;
+  const std::uint64_t groupBase =
+      reinterpret_cast<std::uint64_t>(s.privateBase) - std::uint64_t(s.firstLocalIndex) * stride;
+  const std::uint64_t groupLanes = g.localSize[0] * g.localSize[1] * g.localSize[2];
+  if (stride && !g.groupLanes && address >= groupBase &&
+      address < groupBase + groupLanes * stride) {
+    const std::uint64_t other = (address - groupBase) / stride,
+                        offset = (address - groupBase) % stride;
+    std::string variable;
+    for (const KernelChecks::Variable &v : code_.checks->privateVariables)
+      if (offset >= v.offset && offset < v.offset + v.size)
+        variable = " (its private variable '" + v.name + "')";
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "in the private memory of work-item local (%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                  ") of the work-group%s, which only that work-item may access",
+                  other % g.localSize[0], other / g.localSize[0] % g.localSize[1],
+                  other / (g.localSize[0] * g.localSize[1]), variable.c_str());
+    return text;
+  }
+  if (!nearest)
+    return "outside the work-item's private memory";
+  std::string text = relation(address, bytes, *nearest);
+  if (address < groupBase || address >= groupBase + groupLanes * stride)
+    text += " (in the private memory of a work-item of another work-group, or of no work-item)";
+  return text;
 }
 
 bool CheckSession::inBounds(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
@@ -978,9 +1012,7 @@ bool CheckSession::inBounds(const ExecutionState &s, std::uint32_t lane, std::ui
     if (inGlobal && !other->released)
       return true;
     std::snprintf(detail, sizeof detail, "%s of %" PRIu64 " bytes in private memory, %s", access,
-                  bytes,
-                  range ? relation(address, bytes, *range).c_str()
-                        : "outside the work-item's private memory");
+                  bytes, privateOwner(s, address, bytes, range).c_str());
     report(s, lane, site, FindingKind::OutOfBounds, detail, Place{address, space});
     return false;
   }

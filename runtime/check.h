@@ -217,8 +217,9 @@ private:
   };
   class GlobalAccessLog;
   // Which memory a lane's address is in (generic pointers resolved).
-  static CheckSite::Space resolve(const ExecutionState &s, CheckSite::Space space,
-                                  std::uint64_t address);
+  std::string privateOwner(const ExecutionState &s, std::uint64_t address, std::uint64_t bytes,
+                           const MemoryRange *nearest) const;
+  static CheckSite::Space resolve(CheckSite::Space space, std::uint64_t address);
   // The whole warp at once: true if every active lane's access is aligned
   // and inside one and the same valid range of `space` (resolved).
   bool spanValid(const ExecutionState &s, const CheckSite &where, const std::uint64_t *pointer,

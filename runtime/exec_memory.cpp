@@ -354,8 +354,8 @@ void laneAsyncCopy(const Instruction &in, ExecutionState &s) {
 
 enum class Space : std::uint32_t { Semantics, Private, Local, Global };
 
-Space spaceOf(const ExecutionState &s, std::uint64_t address) {
-  switch (memoryOf(s, address)) {
+Space spaceOf(std::uint64_t address) {
+  switch (memoryOf(address)) {
   case MemoryOf::Local:
     return Space::Local;
   case MemoryOf::Private:
@@ -371,16 +371,15 @@ template <Space Target> struct GenericSpace {
     if constexpr (Target == Space::Semantics) {
       elementwise<RV, AV>(s, s.reg<std::uint32_t>(in.result),
                           s.reg<const std::uint64_t>(in.operand[0]), 1, [&](std::uint64_t p) {
-                            const Space space = spaceOf(s, p);
+                            const Space space = spaceOf(p);
                             return std::uint32_t(space == Space::Local    ? 0x100u
                                                  : space == Space::Global ? 0x200u
                                                                           : 0u);
                           });
     } else {
-      elementwise<RV, AV>(s, s.reg<std::uint64_t>(in.result),
-                          s.reg<const std::uint64_t>(in.operand[0]), 1, [&](std::uint64_t p) {
-                            return p && spaceOf(s, p) == Target ? p : std::uint64_t(0);
-                          });
+      elementwise<RV, AV>(
+          s, s.reg<std::uint64_t>(in.result), s.reg<const std::uint64_t>(in.operand[0]), 1,
+          [&](std::uint64_t p) { return p && spaceOf(p) == Target ? p : std::uint64_t(0); });
     }
   }
 };

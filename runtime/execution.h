@@ -3,6 +3,7 @@
 // loops over lanes that handlers are written with.
 #pragma once
 
+#include "runtime/aperture.h"
 #include "runtime/bytecode.h"
 
 #include <cstdint>
@@ -140,16 +141,14 @@ inline WorkItemIds workItemIds(const ExecutionState &s, std::uint32_t lane) {
   return ids;
 }
 
-// The memory a generic address points to: the work-group's __local arena,
-// the private memory of the warp's lanes, or else global memory.
+// The memory a generic address points to: __local memory, private memory
+// (of any work-item, wherever it came from: runtime/aperture.h), or else
+// global memory.
 enum class MemoryOf : std::uint8_t { Global, Local, Private };
-inline MemoryOf memoryOf(const ExecutionState &s, std::uint64_t address) {
-  const auto local = reinterpret_cast<std::uint64_t>(s.group->localArena);
-  if (local && address >= local && address < local + s.group->localBytes)
+inline MemoryOf memoryOf(std::uint64_t address) {
+  if (inAperture(Aperture::Local, address))
     return MemoryOf::Local;
-  const auto privateBase = reinterpret_cast<std::uint64_t>(s.privateBase);
-  if (privateBase && address >= privateBase &&
-      address < privateBase + std::uint64_t(s.privateStride) * s.width)
+  if (inAperture(Aperture::Private, address))
     return MemoryOf::Private;
   return MemoryOf::Global;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/launch.h"
 
+#include "runtime/aperture.h"
 #include "runtime/crash.h"
 #include "runtime/interpreter.h"
 #include "runtime/json.h"
@@ -37,8 +38,9 @@ namespace lanewise::runtime {
 
 namespace {
 
-// Registers, private memory and the __local arena: aligned for the largest
-// OpenCL C type (long16, double16: 128 bytes).
+// Registers: aligned for the largest OpenCL C type (long16, double16: 128
+// bytes). Private memory and the __local arena are in their apertures
+// (runtime/aperture.h), page-aligned.
 constexpr std::size_t registerAlignment = 128;
 
 struct AlignedFree {
@@ -130,7 +132,8 @@ struct LocalIds {
 struct WorkerContext {
   std::uint64_t launchSerial = 0; // the launch whose constants the registers hold
   std::size_t registerCapacity = 0, maskCapacity = 0;
-  Buffer registers, privateMemory, localArena, masks;
+  Buffer registers, masks;
+  ApertureMemory privateMemory, localArena;
   std::size_t privateBytes = 0, localBytes = 0;
   // Lane control of each warp (interpreter.h).
   std::vector<std::uint64_t> waiting, occupied, atBarrier;
@@ -394,11 +397,11 @@ void prepareContext(WorkerContext &context, const LaunchPlan &plan) {
   }
   const std::size_t privateBytes = std::size_t(code.memory.privateBytesPerLane) * plan.maxGroupLanes;
   if (privateBytes && context.privateBytes < privateBytes) {
-    context.privateMemory = allocate(privateBytes);
+    context.privateMemory = ApertureMemory(Aperture::Private, privateBytes);
     context.privateBytes = privateBytes;
   }
   if (plan.localBytes && context.localBytes < plan.localBytes) {
-    context.localArena = allocate(plan.localBytes);
+    context.localArena = ApertureMemory(Aperture::Local, plan.localBytes);
     context.localBytes = plan.localBytes;
   }
   const std::size_t words = maskWords(code.width);

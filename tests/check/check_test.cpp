@@ -306,6 +306,20 @@ TEST_P(CheckedMode, GenericPointerInACalledFunction) {
   EXPECT_EQ(findings.front().addressSpace, "global");
 }
 
+// Work-item 0 reads work-item 31's private variable, in another warp when
+// the warp is narrower than the group: named as that work-item's.
+TEST_P(CheckedMode, AnotherWorkItemsPrivateMemory) {
+  cl_kernel k = kernel("another_work_items_private");
+  arg(k, 0, buffer(std::vector<int>(64)));
+  const std::vector<Finding> findings = run(k, {64}, {32});
+  expectFinding(findings, "out-of-bounds", "another_work_items_private", {0, 0, 0});
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings.front().addressSpace, "private");
+  EXPECT_NE(findings.front().message.find("private memory of work-item local (31,0,0)"),
+            std::string::npos)
+      << findings.front().message;
+}
+
 TEST_P(CheckedMode, ProgramScopeConstantTableOverflow) {
   cl_kernel k = kernel("constant_table_overflow");
   arg(k, 0, buffer(iota(8)));

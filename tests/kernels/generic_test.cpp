@@ -8,7 +8,9 @@ namespace {
 
 using GenericPointer = KernelTest;
 
-TEST_F(GenericPointer, NamedSpacesAndFences) {
+// Whether the device supports the generic address space, checked against
+// the feature it reports.
+bool genericAddressSpace(cl_device_id device) {
   size_t size = 0;
   clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, nullptr, &size);
   std::vector<cl_name_version> features(size / sizeof(cl_name_version));
@@ -19,8 +21,12 @@ TEST_F(GenericPointer, NamedSpacesAndFences) {
   cl_bool support = CL_FALSE;
   clGetDeviceInfo(device, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, sizeof support, &support,
                   nullptr);
-  ASSERT_EQ(generic, support == CL_TRUE);
-  if (!generic)
+  EXPECT_EQ(generic, support == CL_TRUE);
+  return generic && support == CL_TRUE;
+}
+
+TEST_F(GenericPointer, NamedSpacesAndFences) {
+  if (!genericAddressSpace(device))
     GTEST_SKIP() << "the device does not support the generic address space";
   // In groups of 50, and of one work-item: such groups share a warp only
   // if their __local memory is the arena's, which to_local looks for.
@@ -47,6 +53,37 @@ TEST_F(GenericPointer, NamedSpacesAndFences) {
         EXPECT_EQ(out[6 * i + 3], fence) << variant << " get_fence at " << i;
         EXPECT_EQ(out[6 * i + 4], space == 0 ? 1000 + i : i) << variant << " value at " << i;
         EXPECT_EQ(out[6 * i + 5], 0) << variant << " to_global(NULL) at " << i;
+      }
+    }
+}
+
+// Another work-item's private pointer is a private pointer (OpenCL C 3.0,
+// 6.15.9: to_private returns null only for a pointer that is not to the
+// private address space), wherever the work-item runs: in another warp of
+// the group here, in another work-group or on another worker thread when
+// the pointer goes through global memory. The CTS's
+// generic_address_space language_struct has every work-item of every group
+// store its pointer to one program-scope variable and read it back.
+TEST_F(GenericPointer, PointersHandedBetweenWorkItemsKeepTheirSpace) {
+  if (!genericAddressSpace(device))
+    GTEST_SKIP() << "the device does not support the generic address space";
+  for (const char *variant : {"", "-O0"})
+    for (const size_t groupSize : {1024, 256, 2}) {
+      const size_t n = 2048;
+      cl_mem O = buffer<int>(3 * n);
+      cl_kernel k = kernel("generic", "handover", variant);
+      setArgs(k, O);
+      run(k, {n}, {groupSize});
+      std::vector<int> out = read<int>(O, 3 * n);
+      for (size_t i = 0; i < n; ++i) {
+        // Work-item l receives the pointer of work-item groupSize - 1 - l:
+        // to its __local int when that work-item's id is odd, else to its
+        // private int.
+        const bool local = (groupSize - 1 - i % groupSize) % 2 == 1;
+        constexpr int localFence = 1; // CLK_LOCAL_MEM_FENCE in OpenCL C
+        EXPECT_EQ(out[3 * i + 0], !local) << variant << " to_private at " << i;
+        EXPECT_EQ(out[3 * i + 1], local) << variant << " to_local at " << i;
+        EXPECT_EQ(out[3 * i + 2], local ? localFence : 0) << variant << " get_fence at " << i;
       }
     }
 }

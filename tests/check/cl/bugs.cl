@@ -42,6 +42,18 @@ kernel void generic_overflow(global int *out) {
   store_through(out, get_global_id(0) + 8);
 }
 
+// A pointer to a work-item's private variable, handed to another work-item
+// of the group through __local memory: private memory is each work-item's
+// own (OpenCL C 3.0, 6.7).
+typedef generic int *generic_int_pointer;
+kernel void another_work_items_private(global int *out) {
+  local generic_int_pointer handed[32];
+  int mine = (int)get_global_id(0);
+  handed[get_local_id(0)] = &mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = *handed[31 - get_local_id(0)]; // BUG
+}
+
 constant int table[4] = {1, 2, 3, 4};
 kernel void constant_table_overflow(global const int *index, global int *out) {
   size_t i = get_global_id(0);

@@ -23,6 +23,25 @@ kernel void classify(global int *data, global int *out) {
   out[6 * i + 4] = *p; // the value through the generic pointer
   out[6 * i + 5] = to_global((generic int *)0) != 0;
 }
+
+// A private and a __local pointer handed to another work-item of the group
+// through __local memory (from another warp when the group spans several)
+// still point to private and __local memory.
+typedef generic int *generic_int_pointer;
+kernel void handover(global int *out) {
+  local int shared[1024];
+  local generic_int_pointer handed[1024];
+private
+  int mine = get_global_id(0);
+  const int l = get_local_id(0), n = get_local_size(0), i = get_global_id(0);
+  shared[l] = l;
+  handed[l] = l % 2 ? (generic int *)&shared[l] : (generic int *)&mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  generic int *theirs = handed[n - 1 - l];
+  out[3 * i + 0] = to_private(theirs) != 0;
+  out[3 * i + 1] = to_local(theirs) != 0;
+  out[3 * i + 2] = get_fence(theirs);
+}
 #endif
 
 // SPDX-License-Identifier: Apache-2.0
