@@ -134,15 +134,19 @@ template <std::uint32_t Bytes> struct Select {
         r[c] = cc[0] ? ac[0] : bc[0];
       } else {
         T *rc = r + c * w;
-        // Two loops, so that each is a blend the compiler vectorises.
+        // Two loops, so that each is a blend the compiler vectorises: both
+        // operands are read on every lane (a read under the condition is
+        // not one the compiler may make unconditional).
         if (s.contiguous) {
-          for (std::uint32_t l = s.begin; l < n; ++l)
-            rc[l] = cc[CV ? l : 0] ? ac[AV ? l : 0] : bc[BV ? l : 0];
+          for (std::uint32_t l = s.begin; l < n; ++l) {
+            const T x = ac[AV ? l : 0], y = bc[BV ? l : 0];
+            rc[l] = cc[CV ? l : 0] ? x : y;
+          }
         } else {
           const std::uint8_t *m = s.active;
           for (std::uint32_t l = s.begin; l < n; ++l) {
-            const T value = cc[CV ? l : 0] ? ac[AV ? l : 0] : bc[BV ? l : 0];
-            rc[l] = blend(m[l], value, rc[l]);
+            const T x = ac[AV ? l : 0], y = bc[BV ? l : 0];
+            rc[l] = blend(m[l], cc[CV ? l : 0] ? x : y, rc[l]);
           }
         }
       }

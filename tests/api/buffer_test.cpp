@@ -968,6 +968,30 @@ TEST_F(BufferFill, EveryPatternSizeFillsOnlyItsRegion) {
   }
 }
 
+// Fills larger than a block of the fill's own copying, of odd multiples of
+// the pattern, and of patterns that are one byte repeated.
+TEST_F(BufferFill, LargeFillsOfEveryPatternSize) {
+  const size_t bufferSize = 3 * 1024 * 1024 + 4096;
+  for (size_t patternSize : {1, 2, 4, 8, 16, 32, 64, 128})
+    for (const bool repeatedByte : {false, true}) {
+      SCOPED_TRACE(std::to_string(patternSize) + (repeatedByte ? " repeated byte" : ""));
+      Bytes expected(bufferSize, 0xEE);
+      Mem mem = buffer(expected);
+      Bytes pat = pattern(patternSize, static_cast<unsigned>(patternSize) + 3);
+      if (repeatedByte)
+        std::fill(pat.begin(), pat.end(), 0x5A);
+      const size_t offset = 3 * patternSize;
+      const size_t size = (bufferSize - offset - 1000) / patternSize / 2 * 2 * patternSize +
+                          patternSize; // an odd number of copies
+      ASSERT_EQ(clEnqueueFillBuffer(queue, mem.get(), pat.data(), patternSize, offset, size, 0,
+                                    nullptr, nullptr),
+                CL_SUCCESS);
+      for (size_t i = 0; i < size; ++i)
+        expected[offset + i] = pat[i % patternSize];
+      EXPECT_TRUE(read(mem.get(), 0, expected.size()) == expected);
+    }
+}
+
 TEST_F(BufferFill, WholeBufferFill) {
   const cl_uint value = 0xA1B2C3D4;
   Mem mem = buffer(CL_MEM_READ_WRITE, 256);
