@@ -130,6 +130,9 @@ struct Block {
   std::vector<RegisterCopy> phiCopies;
   Terminator terminator;
   std::uint32_t sourceLabel = 0;
+  // In a loop that may wait for other work-items (spirv/uniformity.h,
+  // findWaitingLoops): a warp spinning there gives other sub-groups turns.
+  bool waits = false;
 };
 
 // Values that the engine writes into registers before a warp starts.

@@ -560,9 +560,19 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
       // spinBudget backward branches, off the loop's fast path. The lanes
       // about to run wait at their target again first.
       s.backwardBranches += spinBudget;
-      arrive(target, lanes.data());
-      if (watchdog && watchdog->expired())
+      if (watchdog && watchdog->expired()) {
+        arrive(target, lanes.data());
         return WarpStop::Stopped;
+      }
+      if (!block.waits) {
+        // A loop that waits for nothing ends (or runs until the watchdog)
+        // on its own lanes' work: no other sub-group needs a turn, and one
+        // would step a uniform value (a loop counter around the loop) for
+        // lanes that have not reached it.
+        current = target;
+        continue;
+      }
+      arrive(target, lanes.data());
       const std::uint32_t looping =
           focus != noFocus ? focus : ops.firstSet(lanes.data()) / subgroupSize();
       const std::uint32_t other =

@@ -50,6 +50,25 @@ bool KernelLowering::isVaryingBuiltin(spv::BuiltIn builtin) const {
          (builtin == spv::BuiltInWorkgroupId && options_.groupsShareWarps);
 }
 
+bool KernelLowering::readsSharedMemory(const Instruction &instruction) const {
+  const spv::Op op = instruction.opcode;
+  if (op == spv::OpLoad) {
+    // Private memory is the lane's own; constant memory and the built-in
+    // variables do not change.
+    const Type &pointer = typeOf(module_, typeOfId(instruction.idOperand(0), instruction));
+    const spv::StorageClass storage = pointer.storageClass;
+    return storage != spv::StorageClassFunction && storage != spv::StorageClassUniformConstant &&
+           storage != spv::StorageClassInput;
+  }
+  if (op == spv::OpExtInst) {
+    const uint32_t number = instruction.operands.at(1);
+    return number >= 171 && number <= 181; // vloadn .. vstorea_halfn_r
+  }
+  if (instruction.result && familyOf(instruction) == runtime::Family::Atomic)
+    return true;
+  return op == spv::OpImageRead || op == spv::OpImageFetch || op == spv::OpImageSampleExplicitLod;
+}
+
 bool KernelLowering::isVaryingSource(const Instruction &instruction) const {
   if (isSubgroupOperation(instruction.opcode))
     return true; // per-lane results (and a lane's sub-group is per lane)
@@ -640,8 +659,30 @@ runtime::KernelCode KernelLowering::run() {
   uint32_t nextId = module_.bound;
   flat_ = inlineCalls(module_, *kernel, nextId, origins_);
   cfg_ = std::make_unique<ControlFlowGraph>(flat_);
+  for (const Block &block : flat_.blocks)
+    for (const Instruction &instruction : block.instructions)
+      if (instruction.result)
+        resultTypes_[instruction.result] = instruction.resultType;
+  for (const auto &[id, type] : flat_.parameters)
+    resultTypes_[id] = type;
+  for (const GlobalVariable &variable : module_.globalVariables)
+    resultTypes_[variable.id] = variable.pointerType;
+  for (const auto &[id, constant] : module_.constants)
+    resultTypes_[id] = constant.type;
+  // In a loop that waits for other work-items, a sub-group may run ahead of
+  // the others of its warp (independent forward progress,
+  // runtime/interpreter.cpp). A value is then the same in every lane only
+  // if it is the same whenever it is computed: phis (a loop counter the
+  // sub-group ahead has stepped) and reads of memory that others write are
+  // then per lane.
+  waitingLoops_ = findWaitingLoops(flat_, *cfg_, [this](const Instruction &instruction) {
+    return readsSharedMemory(instruction);
+  });
   uniformity_ = analyseUniformity(flat_, *cfg_, [this](const Instruction &instruction) {
-    return isVaryingSource(instruction);
+    if (isVaryingSource(instruction))
+      return true;
+    return !waitingLoops_.empty() &&
+           (instruction.opcode == spv::OpPhi || readsSharedMemory(instruction));
   });
   if (options_.singleItemGroups)
     for (const GlobalVariable &variable : module_.globalVariables)
@@ -655,16 +696,6 @@ runtime::KernelCode KernelLowering::run() {
         if (instruction.result)
           uniformity_.varying.insert(instruction.result);
 
-  for (const Block &block : flat_.blocks)
-    for (const Instruction &instruction : block.instructions)
-      if (instruction.result)
-        resultTypes_[instruction.result] = instruction.resultType;
-  for (const auto &[id, type] : flat_.parameters)
-    resultTypes_[id] = type;
-  for (const GlobalVariable &variable : module_.globalVariables)
-    resultTypes_[variable.id] = variable.pointerType;
-  for (const auto &[id, constant] : module_.constants)
-    resultTypes_[id] = constant.type;
   bindArguments(flat_);
   findDeadValues();
   findPromotableVariables();
@@ -736,6 +767,11 @@ runtime::KernelCode KernelLowering::run() {
     firstPiece_[b + 1] = firstPiece_[b] + pieces;
   }
   code_.blocks.resize(firstPiece_[n]);
+  for (const auto &[header, body] : cfg_->loops())
+    if (waitingLoops_.count(header))
+      for (uint32_t b : body)
+        for (uint32_t piece = firstPiece_[b]; piece < firstPiece_[b + 1]; ++piece)
+          code_.blocks[piece].waits = true;
 
   for (uint32_t b = 0; b < n; ++b) {
     const Block &block = *cfg_->order()[b];

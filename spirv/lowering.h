@@ -810,6 +810,8 @@ private:
   std::vector<runtime::RegisterCopy> edgeCopies(uint32_t from, uint32_t to);
 
   bool isVaryingSource(const Instruction &instruction) const;
+  // Whether the instruction reads memory another work-item may write.
+  bool readsSharedMemory(const Instruction &instruction) const;
   // Whether the built-in differs between the lanes of a warp.
   bool isVaryingBuiltin(spv::BuiltIn builtin) const;
   // Whether the instruction is a barrier that ends its bytecode block: one
@@ -1115,6 +1117,7 @@ private:
   Function flat_;
   std::unique_ptr<ControlFlowGraph> cfg_;
   UniformityInfo uniformity_;
+  std::unordered_set<uint32_t> waitingLoops_; // headers (findWaitingLoops)
   std::unordered_map<uint32_t, Value> values_;
   std::unordered_map<uint32_t, Value> phiStaging_;
   std::vector<uint32_t> firstPiece_; // bytecode block of each SPIR-V block

@@ -5,6 +5,53 @@
 
 namespace lanewise::spirv {
 
+std::unordered_set<uint32_t>
+findWaitingLoops(const Function &function, const ControlFlowGraph &cfg,
+                 const std::function<bool(const Instruction &)> &readsMemory) {
+  (void)function;
+  const uint32_t n = cfg.size();
+  std::unordered_map<uint32_t, std::pair<const Instruction *, uint32_t>> definition;
+  for (uint32_t b = 0; b < n; ++b)
+    for (const Instruction &instruction : cfg.order()[b]->instructions)
+      if (instruction.result)
+        definition[instruction.result] = {&instruction, b};
+  std::unordered_set<uint32_t> waiting;
+  for (const auto &[header, body] : cfg.loops()) {
+    std::vector<bool> inLoop(n, false);
+    for (uint32_t x : body)
+      inLoop[x] = true;
+    // The conditions of the loop's exits, and what they depend on in it.
+    std::vector<uint32_t> work;
+    for (uint32_t x : body) {
+      const Instruction &t = cfg.order()[x]->terminator();
+      if (t.opcode != spv::OpBranchConditional && t.opcode != spv::OpSwitch)
+        continue;
+      for (uint32_t successor : cfg.successors(x))
+        if (!inLoop[successor]) {
+          work.push_back(t.idOperand(0));
+          break;
+        }
+    }
+    std::unordered_set<uint32_t> seen;
+    bool waits = false;
+    while (!work.empty() && !waits) {
+      const uint32_t id = work.back();
+      work.pop_back();
+      if (!seen.insert(id).second)
+        continue;
+      const auto it = definition.find(id);
+      if (it == definition.end() || !inLoop[it->second.second])
+        continue; // the same on every iteration
+      const Instruction &instruction = *it->second.first;
+      waits = readsMemory(instruction);
+      instruction.forEachIdOperand([&](uint32_t operand) { work.push_back(operand); });
+    }
+    if (waits)
+      waiting.insert(header);
+  }
+  return waiting;
+}
+
 UniformityInfo analyseUniformity(const Function &function, const ControlFlowGraph &cfg,
                                  const std::function<bool(const Instruction &)> &isSource) {
   UniformityInfo info;

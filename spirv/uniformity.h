@@ -19,6 +19,14 @@ struct UniformityInfo {
   bool isVarying(uint32_t id) const { return varying.count(id) != 0; }
 };
 
+// The loops (by header) that may wait for other work-items: one of their
+// exits depends on a value `readsMemory` says another work-item may change
+// (a load, an atomic) read in the loop. Only in those may lanes need
+// another sub-group to move first (runtime/interpreter.cpp).
+std::unordered_set<uint32_t>
+findWaitingLoops(const Function &function, const ControlFlowGraph &cfg,
+                 const std::function<bool(const Instruction &)> &readsMemory);
+
 // A divergence analysis in the manner of LLVM's: a value is varying when it
 // is a source of divergence (`isSource`), depends on a varying value, is a
 // phi at a join of paths from a divergent branch, or is defined in a loop

@@ -192,6 +192,24 @@ TEST_F(Atomic, CmpxchgLoopCounterGivesAPermutation) {
   }
 }
 
+TEST_F(Atomic, ContendedCountersLoseNoIncrement) {
+  for (const char *variant : variants)
+    for (size_t local : {128, 40}) {
+      const size_t n = 40 * 128;
+      const int rounds = 24;
+      cl_mem C = buffer<int>(2), O = buffer<int>(2 * n * rounds);
+      cl_kernel k = kernel("atomics", "contended_counters", variant);
+      setArgs(k, C, O, cl_int{rounds});
+      run(k, {n}, {local});
+      const std::vector<int> c = read<int>(C, 2), olds = read<int>(O, 2 * n * rounds);
+      const std::string what = label(variant) + " local " + std::to_string(local);
+      EXPECT_EQ(c[0], int(n) * rounds) << what << " atomic_inc";
+      EXPECT_EQ(c[1], int(n) * rounds) << what << " atomic_cmpxchg loop";
+      EXPECT_TRUE(permutation(column(olds, 2, 0), 0, 1)) << what << " atomic_inc";
+      EXPECT_TRUE(permutation(column(olds, 2, 1), 0, 1)) << what << " atomic_cmpxchg loop";
+    }
+}
+
 TEST_F(Atomic, HistogramInGlobalAndLocalMemory) {
   const size_t n = 100000;
   std::mt19937 rng(22);

@@ -33,6 +33,46 @@ TEST_P(ForwardProgress, SubgroupsWaitingForLaterOnesFinish) {
   }
 }
 
+// Lanes that wait at a loop's exit while one lane runs on (past the
+// budget after which a waiting loop gives other sub-groups turns) keep their
+// place: a turn would run them ahead into the next rounds of the outer loop.
+TEST_P(ForwardProgress, LongLoopsOfOneLaneKeepTheOthersInStep) {
+  cl_kernel k = kernel("forward_progress", "long_inner_loops", GetParam());
+  for (size_t local : {64, 128, 32}) {
+    const size_t n = 256;
+    const int rounds = 4;
+    cl_mem out = buffer<cl_int>(n * rounds);
+    setArgs(k, out, cl_int{rounds});
+    run(k, {n}, {local});
+    const std::vector<cl_int> got = read<cl_int>(out, n * rounds);
+    for (int r = 0; r < rounds; ++r)
+      for (size_t i = 0; i < n; ++i) {
+        const int limit = i % local == 0 ? 5000 + r : 10 + int(i + r) % 7;
+        ASSERT_EQ(got[r * n + i], limit)
+            << "local size " << local << ", round " << r << ", work-item " << i;
+      }
+  }
+}
+
+// Sub-groups that take turns in a waiting loop run ahead into later rounds
+// of the loop around it; every work-item still runs every round.
+TEST_P(ForwardProgress, TurnsInAWaitingLoopKeepEachWorkItemsRounds) {
+  cl_kernel k = kernel("forward_progress", "compare_exchange_rounds", GetParam());
+  for (size_t local : {128, 64}) {
+    const size_t n = 2048;
+    const int rounds = 24;
+    cl_mem c = buffer<cl_int>(3), tries = buffer<cl_int>(n * rounds);
+    setArgs(k, c, tries, cl_int{rounds});
+    run(k, {n}, {local});
+    const std::vector<cl_int> counters = read<cl_int>(c, 3), got = read<cl_int>(tries, n * rounds);
+    EXPECT_EQ(counters[1], int(n) * rounds + counters[2]) << "local size " << local;
+    for (int r = 0; r < rounds; ++r)
+      for (size_t i = 0; i < n; ++i)
+        ASSERT_GT(got[r * n + i], 0)
+            << "local size " << local << ", round " << r << ", work-item " << i;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Builds, ForwardProgress, ::testing::Values("", "-O0"),
                          [](const auto &info) {
                            return std::string(info.param[0] ? "O0" : "O2");

@@ -38,6 +38,21 @@ kernel void cmpxchg_counter(global int *c, global int *olds) {
   olds[i] = expected;
 }
 
+// Every work-item increments one counter `rounds` times with atomic_inc and
+// another with a compare-exchange loop, keeping what each increment saw: a
+// warp's updates of one object are aggregated into one, and the warps of
+// every worker contend; no increment may be lost or seen twice.
+kernel void contended_counters(global int *c, global int *olds, int rounds) {
+  int i = get_global_id(0), n = get_global_size(0);
+  for (int r = 0; r < rounds; ++r) {
+    olds[2 * (r * n + i)] = atomic_inc(&c[0]);
+    int expected = atomic_add(&c[1], 0), seen;
+    while ((seen = atomic_cmpxchg(&c[1], expected, expected + 1)) != expected)
+      expected = seen;
+    olds[2 * (r * n + i) + 1] = expected;
+  }
+}
+
 // A histogram of 64 bins in global memory (many work-groups, one bin array).
 kernel void global_histogram(global const int *in, global uint *bins) {
   atomic_inc(&bins[in[get_global_id(0)] & 63]);

@@ -15,4 +15,43 @@ kernel void signal_chain(volatile global int *flags, global uint *order, global 
   }
 }
 
+// A uniform loop around a divergent one that runs long in one lane: the
+// other sub-groups wait at the inner loop's exit, and need no turn to let
+// it finish. Each work-item writes each round's count of inner iterations.
+kernel void long_inner_loops(global int *out, int rounds) {
+  const int i = get_global_id(0), n = get_global_size(0);
+  for (int r = 0; r < rounds; ++r) {
+    const int limit = get_local_id(0) == 0 ? 5000 + r : 10 + (i + r) % 7;
+    int it = 0;
+    float x = 0.0f;
+    while (it < limit) {
+      x = x * 0.5f + 1.0f;
+      ++it;
+    }
+    out[r * n + i] = it + (x > 2.5f ? 1000000 : 0);
+  }
+}
+
+// A uniform loop around a compare-exchange loop, a loop that waits for the
+// other work-items: the sub-groups that leave it first get turns and run
+// ahead into the next rounds, past the others. Some work-items also
+// increment the counter inside the loop (counted in c[2]), which makes every
+// work-item's number of tries irregular. tries[r * n + i]: work-item i's
+// tries in round r.
+kernel void compare_exchange_rounds(global int *c, global int *tries, int rounds) {
+  const int i = get_global_id(0), n = get_global_size(0);
+  for (int r = 0; r < rounds; ++r) {
+    int expected = atomic_add(&c[1], 0), seen, t = 0;
+    while ((seen = atomic_cmpxchg(&c[1], expected, expected + 1)) != expected) {
+      expected = seen;
+      if ((i * 3 + t * 7) % 11 == 2 && t < 4) {
+        atomic_inc(&c[1]);
+        atomic_inc(&c[2]);
+      }
+      ++t;
+    }
+    tries[r * n + i] = t + 1;
+  }
+}
+
 // SPDX-License-Identifier: Apache-2.0
