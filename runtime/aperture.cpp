@@ -18,11 +18,12 @@ ApertureRange apertureRanges[2];
 
 namespace {
 
-// What each aperture reserves: room for the private memory of many workers
-// at the most a work-group may have (1 GiB, icd/kernel.cpp), and for their
-// arenas. Reserved addresses cost no memory; a process whose address space
-// is limited (ulimit -v) gets less, halved until the reservation succeeds.
-constexpr std::uint64_t reservedBytes[2] = {std::uint64_t(1) << 40, std::uint64_t(1) << 36};
+// What each aperture reserves: room for the private memory of 256 workers
+// at the most a work-group may have (1 GiB, icd/kernel.cpp), and for as
+// many arenas. Reserved addresses cost no memory (they show in a process's
+// virtual size); a process whose address space is limited (ulimit -v) gets
+// less, halved until the reservation succeeds.
+constexpr std::uint64_t reservedBytes[2] = {std::uint64_t(1) << 38, std::uint64_t(1) << 34};
 constexpr std::uint64_t leastReservedBytes = std::uint64_t(1) << 30;
 
 std::size_t pageBytes() {

@@ -181,16 +181,100 @@ template <typename T> T atomicFloatUpdate(std::atomic_ref<T> target, T value, At
   }
 }
 
+// One lane's atomic operation on an object holding `current`, with its value
+// and comparator operands: returns what the object holds after it, and sets
+// `old` to the instruction's result.
+template <typename T, AtomicOp Op> T applyAtomic(T current, T v, T comparator, T &old) {
+  using Signed = std::make_signed_t<std::conditional_t<std::is_integral_v<T>, T, int>>;
+  old = current;
+  if constexpr (Op == AtomicOp::Load)
+    return current;
+  else if constexpr (Op == AtomicOp::Store || Op == AtomicOp::Exchange)
+    return v;
+  else if constexpr (Op == AtomicOp::FlagClear)
+    return T(0);
+  else if constexpr (Op == AtomicOp::FlagTestAndSet)
+    return T(1);
+  else if constexpr (Op == AtomicOp::CompareExchange)
+    // Compared as compare_exchange does: by the bits.
+    return std::memcmp(&current, &comparator, sizeof(T)) == 0 ? v : current;
+  else if constexpr (Op == AtomicOp::FAdd)
+    return current + v;
+  else if constexpr (Op == AtomicOp::FMin)
+    return std::fmin(current, v);
+  else if constexpr (Op == AtomicOp::FMax)
+    return std::fmax(current, v);
+  else if constexpr (Op == AtomicOp::IIncrement)
+    return T(current + 1);
+  else if constexpr (Op == AtomicOp::IDecrement)
+    return T(current - 1);
+  else if constexpr (Op == AtomicOp::IAdd)
+    return T(current + v);
+  else if constexpr (Op == AtomicOp::ISub)
+    return T(current - v);
+  else if constexpr (Op == AtomicOp::And)
+    return T(current & v);
+  else if constexpr (Op == AtomicOp::Or)
+    return T(current | v);
+  else if constexpr (Op == AtomicOp::Xor)
+    return T(current ^ v);
+  else if constexpr (Op == AtomicOp::SMin)
+    return Signed(v) < Signed(current) ? v : current;
+  else if constexpr (Op == AtomicOp::SMax)
+    return Signed(v) > Signed(current) ? v : current;
+  else if constexpr (Op == AtomicOp::UMin)
+    return v < current ? v : current;
+  else
+    return v > current ? v : current;
+}
+
 // Atomics act lane by lane, in lane order, on the host's atomics: work-groups
 // run concurrently, so the memory may be shared with other threads.
 // aux bits: 1 pointer varying, 2 value varying, 4 comparator varying,
 // 8 result varying.
+//
+// When the pointer is the same for every lane (a counter, a flag, a
+// histogram's one bin), the warp's operations are aggregated as a GPU
+// aggregates a warp's: computed one after another, in lane order, from the
+// value the object holds, and written with one compare-exchange, retried
+// from the new value if another thread changed the object meanwhile. The
+// lanes' operations then happen back to back with nothing between them,
+// an order the memory model allows; a warp contending with itself costs one
+// locked operation instead of one per lane, and 1,024 work-items in a
+// compare-exchange loop on one object (the CTS's c11_atomics) converge in
+// one pass of the warp rather than one pass per lane.
 template <typename T, AtomicOp Op> void atomic(const Instruction &in, ExecutionState &s) {
   const bool pv = in.aux & 1, vv = in.aux & 2, cv = in.aux & 4, rv = in.aux & 8;
   const std::uint64_t *pointer = s.reg<const std::uint64_t>(in.operand[0]);
   const T *value = s.reg<const T>(in.operand[1]);
   const T *comparator = s.reg<const T>(in.operand[2]);
   auto *result = s.reg<T>(in.result);
+  auto setResult = [&](std::uint32_t l, T old) {
+    if constexpr (Op == AtomicOp::FlagTestAndSet)
+      reinterpret_cast<std::uint8_t *>(result)[rv ? l : 0] = old != 0;
+    else if constexpr (Op != AtomicOp::Store && Op != AtomicOp::FlagClear)
+      result[rv ? l : 0] = old;
+  };
+  if (!pv) {
+    std::uint32_t lanes = 0;
+    forActiveLanes(s, [&](std::uint32_t) { ++lanes; });
+    if (lanes > 1) {
+      std::atomic_ref<T> target(*reinterpret_cast<T *>(pointer[0]));
+      T expected = target.load();
+      for (;;) {
+        T current = expected;
+        forActiveLanes(s, [&](std::uint32_t l) {
+          T old;
+          current = applyAtomic<T, Op>(current, value[vv ? l : 0], comparator[cv ? l : 0], old);
+          setResult(l, old);
+        });
+        if constexpr (Op == AtomicOp::Load)
+          return;
+        if (target.compare_exchange_strong(expected, current))
+          return;
+      }
+    }
+  }
   using Signed = std::make_signed_t<std::conditional_t<std::is_integral_v<T>, T, int>>;
   forActiveLanes(s, [&](std::uint32_t l) {
     std::atomic_ref<T> target(*reinterpret_cast<T *>(pointer[pv ? l : 0]));
@@ -213,8 +297,6 @@ template <typename T, AtomicOp Op> void atomic(const Instruction &in, ExecutionS
       old = atomicFloatUpdate(target, v, Op);
     } else if constexpr (Op == AtomicOp::FlagTestAndSet) {
       old = target.exchange(1);
-      reinterpret_cast<std::uint8_t *>(result)[rv ? l : 0] = old != 0;
-      return;
     } else if constexpr (Op == AtomicOp::IIncrement) {
       old = target.fetch_add(1);
     } else if constexpr (Op == AtomicOp::IDecrement) {
@@ -245,7 +327,7 @@ template <typename T, AtomicOp Op> void atomic(const Instruction &in, ExecutionS
           break;
       }
     }
-    result[rv ? l : 0] = old;
+    setResult(l, old);
   });
 }
 
