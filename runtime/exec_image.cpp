@@ -350,23 +350,23 @@ void imageQuery(const Instruction &in, ExecutionState &s) {
   const bool imageVarying = in.aux & 1, resultVarying = in.aux & 8, wide = in.aux & 0x4000;
   const std::uint32_t query = in.aux >> 12 & 3;
   const auto *images = s.reg<const std::uint64_t>(in.operand[0]);
-  forActiveLanes(s, [&](std::uint32_t lane) {
-    const std::uint64_t address = images[imageVarying ? lane : 0];
-    std::uint64_t values[4] = {};
-    if (address) {
-      const ImageDescriptor &d = descriptorAt(address);
-      if (query == 1) {
-        values[0] = d.channelOrder;
-      } else if (query == 2) {
-        values[0] = d.channelType;
-      } else {
-        const std::uint64_t sizes[3] = {d.width, d.height, d.depth};
-        for (std::uint32_t k = 0; k < d.dimensions; ++k)
-          values[k] = sizes[k];
-        if (d.array)
-          values[d.dimensions] = d.arraySize;
-      }
+  auto answer = [&](std::uint64_t address, std::uint64_t(&values)[4]) {
+    if (!address)
+      return;
+    const ImageDescriptor &d = descriptorAt(address);
+    if (query == 1) {
+      values[0] = d.channelOrder;
+    } else if (query == 2) {
+      values[0] = d.channelType;
+    } else {
+      const std::uint64_t sizes[3] = {d.width, d.height, d.depth};
+      for (std::uint32_t k = 0; k < d.dimensions; ++k)
+        values[k] = sizes[k];
+      if (d.array)
+        values[d.dimensions] = d.arraySize;
     }
+  };
+  auto put = [&](std::uint32_t lane, const std::uint64_t(&values)[4]) {
     const std::uint32_t stride = resultVarying ? s.width : 1, l = resultVarying ? lane : 0;
     for (std::uint32_t c = 0; c < in.components; ++c) {
       if (wide)
@@ -374,6 +374,22 @@ void imageQuery(const Instruction &in, ExecutionState &s) {
       else
         s.reg<std::uint32_t>(in.result)[c * stride + l] = std::uint32_t(values[c]);
     }
+  };
+  if (!imageVarying) {
+    // One image (the usual case, a kernel argument): one answer, put in
+    // every active lane's element, or in the one element of a uniform result.
+    std::uint64_t values[4] = {};
+    answer(images[0], values);
+    if (resultVarying)
+      forActiveLanes(s, [&](std::uint32_t lane) { put(lane, values); });
+    else
+      put(0, values);
+    return;
+  }
+  forActiveLanes(s, [&](std::uint32_t lane) {
+    std::uint64_t values[4] = {};
+    answer(images[lane], values);
+    put(lane, values);
   });
 }
 
