@@ -239,10 +239,10 @@ template <typename T, AtomicOp Op> T applyAtomic(T current, T v, T comparator, T
 // value the object holds, and written with one compare-exchange, retried
 // from the new value if another thread changed the object meanwhile. The
 // lanes' operations then happen back to back with nothing between them,
-// an order the memory model allows; a warp contending with itself costs one
-// locked operation instead of one per lane, and 1,024 work-items in a
-// compare-exchange loop on one object (the CTS's c11_atomics) converge in
-// one pass of the warp rather than one pass per lane.
+// an order the memory model allows. A warp contending with itself costs
+// one locked operation instead of one per lane. (Lanes in a
+// compare-exchange loop on one object still succeed one per pass, as they
+// would one after another.)
 template <typename T, AtomicOp Op> void atomic(const Instruction &in, ExecutionState &s) {
   const bool pv = in.aux & 1, vv = in.aux & 2, cv = in.aux & 4, rv = in.aux & 8;
   const std::uint64_t *pointer = s.reg<const std::uint64_t>(in.operand[0]);
