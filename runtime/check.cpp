@@ -777,6 +777,43 @@ bool readSettled(const WorkGroupInfo &g, std::uint64_t offset, std::uint32_t sel
   }
 }
 
+// A read of `Bytes` bytes of __local memory at `offset` by the work-item
+// `self` (local linear id + 1) whose bytes no other work-item has written
+// since the last barrier: such a read races with nothing, and its only
+// effect on the race record is the reader of each byte, which becomes
+// `self` if it had none and "several" if it had another. Returns false,
+// changing nothing, when another work-item wrote one of the bytes (then
+// checkRace reports). The race check's common path for a tile's first
+// reads after a barrier, four bytes at a time without a branch.
+template <std::uint64_t Bytes>
+bool readUnwritten(const WorkGroupInfo &g, std::uint64_t offset, std::uint32_t self,
+                   std::uint32_t siteTag) {
+  static_assert(Bytes != 0 && Bytes % 4 == 0);
+  typedef std::uint32_t Bytes4 __attribute__((vector_size(16)));
+  Bytes4 writer[Bytes / 4], reader[Bytes / 4];
+  auto unwritten = Bytes4{} == 0;
+  for (std::uint64_t k = 0; k < Bytes / 4; ++k) {
+    std::memcpy(&writer[k], g.localWriter + offset + 4 * k, sizeof writer[k]);
+    std::memcpy(&reader[k], g.localReader + offset + 4 * k, sizeof reader[k]);
+    unwritten &= (writer[k] == 0) | (writer[k] == self);
+  }
+  std::uint64_t halves[2];
+  std::memcpy(halves, &unwritten, sizeof halves);
+  if ((halves[0] & halves[1]) != ~std::uint64_t(0))
+    return false;
+  for (std::uint64_t k = 0; k < Bytes / 4; ++k) {
+    const Bytes4 keep = (reader[k] == self) | (reader[k] == severalReaders);
+    const Bytes4 next = reader[k] == 0 ? Bytes4{} + self : Bytes4{} + severalReaders;
+    Bytes4 site;
+    std::memcpy(&site, g.localReaderSite + offset + 4 * k, sizeof site);
+    reader[k] = keep ? reader[k] : next;
+    site = keep ? site : Bytes4{} + siteTag;
+    std::memcpy(g.localReader + offset + 4 * k, &reader[k], sizeof reader[k]);
+    std::memcpy(g.localReaderSite + offset + 4 * k, &site, sizeof site);
+  }
+  return true;
+}
+
 // Whether a read of those bytes by any work-item would be settled: they are
 // unwritten since the last barrier and read by several already. (Token 0 is
 // no work-item, so it has neither written nor read them.)
@@ -840,7 +877,10 @@ void CheckSession::checkLocalLanes(const ExecutionState &s, std::uint32_t site,
     if (!initialised)
       checkInitialised(s, lane, site, pointer[lane], bytes, CheckSite::Space::Local);
     bool settled = false;
-    if constexpr (Bytes != 0)
+    if constexpr (Bytes != 0 && Bytes % 4 == 0)
+      settled = races && !where.write &&
+                readUnwritten<Bytes>(g, offset, s.firstLocalIndex + lane + 1, site + 1);
+    else if constexpr (Bytes != 0)
       settled =
           races && !where.write && readSettled<Bytes>(g, offset, s.firstLocalIndex + lane + 1);
     if (races && !settled)
