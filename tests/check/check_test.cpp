@@ -159,14 +159,16 @@ protected:
     return k;
   }
 
-  // The first `count` ints of `mem` (a failed read fails the test).
-  std::vector<int> readInts(cl_mem mem, size_t count) {
-    std::vector<int> data(count);
-    EXPECT_EQ(clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, count * sizeof(int), data.data(), 0,
+  // The first `count` elements of `mem` (a failed read fails the test).
+  template <typename T> std::vector<T> read(cl_mem mem, size_t count) {
+    std::vector<T> data(count);
+    EXPECT_EQ(clEnqueueReadBuffer(queue, mem, CL_TRUE, 0, count * sizeof(T), data.data(), 0,
                                   nullptr, nullptr),
               CL_SUCCESS);
     return data;
   }
+  std::vector<int> readInts(cl_mem mem, size_t count) { return read<int>(mem, count); }
+  std::vector<float> readFloats(cl_mem mem, size_t count) { return read<float>(mem, count); }
 
   template <typename T> cl_mem buffer(const std::vector<T> &data, cl_mem_flags flags = 0) {
     cl_int err = CL_SUCCESS;
@@ -704,6 +706,50 @@ TEST_P(CheckedMode, AsynchronousCopyPastTheEndOfLocalMemory) {
   // names the work-group's copy.
   const std::vector<Finding> findings = run(k, {32}, {16});
   expectFinding(findings, "out-of-bounds", "async_copy_past_the_tile", {0, 0, 0});
+}
+
+TEST_P(CheckedMode, StridedCopiesReachTheirLastElementOnly) {
+  // 16 elements at stride 3 end at element 45: buffers of 46 elements.
+  std::vector<float> in(46);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = float(i);
+  cl_kernel k = kernel("async_strided_copies");
+  cl_mem out = buffer(std::vector<float>(46, -1.0f));
+  arg(k, 0, buffer(in));
+  arg(k, 1, out);
+  arg(k, 2, cl_int{16});
+  arg(k, 3, cl_int{3});
+  EXPECT_TRUE(run(k, {16}, {16}).empty());
+  const std::vector<float> got = readFloats(out, 46);
+  for (int i = 0; i < 46; ++i)
+    EXPECT_EQ(got[i], i % 3 == 0 ? float(i) : -1.0f) << "element " << i;
+  // One element fewer: the gather's last element is past the end.
+  cl_kernel past = kernel("async_strided_copy_past_the_end");
+  arg(past, 0, buffer(std::vector<float>(45, 1.0f)));
+  arg(past, 1, buffer(std::vector<float>(16)));
+  expectFinding(run(past, {16}, {16}), "out-of-bounds", "async_strided_copy_past_the_end",
+                {0, 0, 0});
+}
+
+TEST_P(CheckedMode, AlignedHalf3LoadsReadNoPadding) {
+  // Three work-items read halves 0-2, 4-6 and 8-10 of an 11-half buffer.
+  cl_kernel k = kernel("aligned_half3_loads");
+  const std::vector<cl_half> in = {0x3C00, 0x4000, 0x4200, 0,      0x4400, 0x4500,
+                                   0x4600, 0,      0x4700, 0x4800, 0x4880};
+  cl_mem out = buffer(std::vector<float>(9));
+  arg(k, 0, buffer(in));
+  arg(k, 1, out);
+  EXPECT_TRUE(run(k, {3}, {3}).empty());
+  const std::vector<float> expected = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  EXPECT_EQ(readFloats(out, 9), expected);
+  // Ten halves: the third work-item's third half is past the end.
+  cl_kernel short_ = kernel("aligned_half3_loads");
+  arg(short_, 0, buffer(std::vector<cl_half>(in.begin(), in.begin() + 10)));
+  arg(short_, 1, buffer(std::vector<float>(9)));
+  const std::vector<Finding> findings = run(short_, {3}, {3});
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings.front().kind, "out-of-bounds");
+  EXPECT_EQ(findings.front().globalId, (std::vector<long>{2, 0, 0}));
 }
 
 TEST_P(CheckedMode, EveryWorkItemWritingOneElementRaces) {

@@ -317,6 +317,31 @@ kernel void async_copy_past_the_tile(global const float *in, global float *out) 
   out[get_global_id(0)] = tile[get_local_id(0)];
 }
 
+// Strided copies touch element (n - 1) * stride last (OpenCL C 3.0, 6.15.11):
+// a global buffer of exactly that many elements is no overflow.
+kernel void async_strided_copies(global const float *in, global float *out, int n, int stride) {
+  local float tile[16];
+  event_t gathered = async_work_group_strided_copy(tile, in, (size_t)n, (size_t)stride, 0);
+  wait_group_events(1, &gathered);
+  event_t scattered = async_work_group_strided_copy(out, tile, (size_t)n, (size_t)stride, 0);
+  wait_group_events(1, &scattered);
+}
+
+kernel void async_strided_copy_past_the_end(global const float *in, global float *out) {
+  local float tile[16];
+  event_t gathered = async_work_group_strided_copy(tile, in, 16, 3, 0); // BUG
+  wait_group_events(1, &gathered);
+  // The element the copy could not read stays unwritten: not read here.
+  out[get_global_id(0)] = get_local_id(0) < 15 ? tile[get_local_id(0)] : 0.0f;
+}
+
+// vloada_half3 reads three halves at p + 4 * i (OpenCL C 3.0, 6.15.9), not
+// the fourth, padding half.
+kernel void aligned_half3_loads(global const half *in, global float *out) {
+  size_t i = get_global_id(0);
+  vstore3(vloada_half3(i, in), i, out);
+}
+
 kernel void every_work_item_writes_one_element(global const int *in, global int *result) {
   *result = in[get_global_id(0)]; // BUG
 }
