@@ -2,6 +2,24 @@
 // Element functions of the OpenCL.std extended instruction set (OpenCL C 3.0,
 // 6.15.2 to 6.15.4), as pure templates over one element. The engine applies
 // them to every active lane of a register.
+//
+// Accuracy: each function is computed by the C library in the element's
+// own precision or wider, with the specification's special values handled
+// explicitly (powr, rootn, fract, remquo's 7-bit quotient, fmin and fmax
+// with signalling NaNs, lgamma_r's sign). Double sin and cos use long
+// double: glibc's double cos is 8 ulp off for some arguments. Half is
+// computed in float (Compute) and rounded once to half, denormals
+// included: for + - * / and sqrt that is the correctly rounded result
+// (float's 24 bits are at least 2 x 11 + 2). fma and mad on half must
+// not round twice: fmaHalf adds the exact double product to c and rounds
+// the sum to odd before rounding it to half. The native_ and half_ forms
+// and -cl-fast-relaxed-math use the full-precision functions, which meet
+// their bounds. The tests compare with MPFR (tests/kernels/math_test.cpp).
+//
+// Adding a function: its enumerator in Math, in the group of its arity
+// (operandCount depends on the order), its case in apply1, apply2 or
+// apply3, its mapping in spirv/lower_extended.cpp (openclStdFunction) and
+// its LANEWISE_MATH line in runtime/exec_math.cpp (docs/contributing.md).
 #pragma once
 
 #include <algorithm>

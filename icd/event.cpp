@@ -1,4 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
+// Events, the commands they carry, and the executor that runs them.
+//
+// A command runs when the events it depends on have finished; the last
+// one to finish hands it to the executor, a fixed pool of threads. No
+// thread blocks on a dependency. A wake-up on a virtual machine is a system
+// call and a rescheduled processor, so the executor avoids them: a pool
+// thread that has run a command looks for the next for some tens of
+// microseconds before it sleeps, a sleeper is woken only when no thread is
+// looking, a thread waiting for an event (clFinish, clWaitForEvents) looks
+// as long before it sleeps, a command made ready by the one a pool thread
+// has just run (the next of an in-order queue) runs next on that thread
+// without passing through the pool's list, and clFinish waits for the
+// newest command first. An event keeps its command's work inline
+// (_cl_event::Work) and its first dependent in itself; events are
+// recycled (objectPool). An event enters the object registry, and holds
+// its context, only when it is handed to the application (handOut).
 #include "icd/event.h"
 
 #include "icd/api.h"

@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+// Kernels and their launches (OpenCL 3.0 API, 5.9). A launch allocates
+// nothing on the enqueuing thread: the KernelCommand lives in its event's
+// inline work, its arguments in an InlineArray of up to eight, each
+// argument's bytes inline up to 16 (runtime::ArgumentBytes). The enqueuing
+// thread writes the command and a pool thread reads it and lets it go, so
+// an allocation made on one and freed on the other would take glibc's
+// arena lock, and every cache line of the command costs.
 #include "icd/api.h"
 #include "icd/image.h"
 #include "icd/inline_array.h"

@@ -1,5 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // Runs one warp through a kernel's blocks in lockstep.
+//
+// The warp runs the lowest-numbered block that has ready lanes, with
+// exactly those lanes active. Which lanes wait at which block is kept as
+// bit masks (a block's lanes, a bit per block that has any), so choosing
+// the next block and splitting lanes at a branch are word operations; the
+// byte mask handlers read is expanded from the bits only when not full.
+// Lanes that all take one branch to a block where no lane waits, and
+// before which none waits, go on without mask work; lanes that split run
+// the lower target at once when nothing waits before it; lanes going on to
+// a block where others wait take those with them. runWarp is compiled for
+// warps of one, two and sixteen mask words and for any width. A phi is
+// written on its incoming edges, through staging registers only when a phi
+// of the same block reads another. After 4,096 backward branches in a loop
+// that may wait (Block::waits), sub-groups take turns alone (independent
+// forward progress; see runWarp).
 #pragma once
 
 #include "runtime/execution.h"

@@ -1,5 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 // The NDRange scheduler: work-groups on oneTBB workers, warps within them.
+//
+// Work-groups run under tbb::parallel_for (in a sub-device's
+// WorkerArena); a work-group runs to its end on one thread, its warps one
+// after another until each has returned, reached a barrier or yielded.
+// Each worker keeps its registers, private memory and __local arena from
+// group to group and launch to launch. A launch chooses among a kernel's
+// codes at enqueue: the affine one when affineIdsHold, the code for warps
+// of several work-groups when groupsPerPackedWarp says the groups are one
+// work-item high and deep and at most half the packed width (each warp one
+// row of groups along x; in two and three dimensions only when every group
+// is full), the code for groups of one work-item, and otherwise the usual
+// one. In a packed warp the engine writes the affine ids' strides with
+// lane 0's id and the group id per lane, and restarts the sub-group ids at
+// each group.
 #pragma once
 
 #include "runtime/bytecode.h"

@@ -2,6 +2,16 @@
 // The control-flow graph of a function: successors, predecessors, reverse
 // post-order, post-dominators and loops. Blocks are referred to by their
 // reverse post-order number; unreachable blocks have none.
+//
+// The numbering decides where lanes reconverge (the warp runs the
+// lowest-numbered block first), and not every reverse post-order will do:
+// a loop's blocks must come before the blocks it exits to, or lanes that
+// leave the loop early run ahead of the others. The loops are found from a
+// first order; a second depth-first search then visits, from each block,
+// the successors that leave more of its loops first. Post-dominators are
+// computed on the reverse graph with a virtual exit; a block from which no
+// return is reachable also gets an edge to it, as in LLVM, so that the
+// fixed point is reached on every graph.
 #pragma once
 
 #include "spirv/module.h"

@@ -1,8 +1,40 @@
 // SPDX-License-Identifier: Apache-2.0
 // The OpenCL C compiler driver: OpenCL C source to SPIR-V with clang and
 // Lanewise's translator (lanewise-llvm-spirv: LLVMSPIRVLib after the LLVM IR
-// fix-ups of spirv/translator/fixups.h), run as child processes, with a disk
+// fix-ups of spirv/translator/fixups.h), run in a compile server, with a disk
 // cache of the results.
+//
+// How a build runs (docs/architecture.md, "The compiler driver and
+// translator"):
+// - clang-14 -cc1 -triple spir64 with the device's extensions and features
+//   (-cl-ext=-all,+...), the built-ins of clang's tables
+//   (-fdeclare-opencl-builtins) and `inline` defined away, as PoCL does.
+//   Programs that name the Intel sub-group built-ins, which the tables
+//   lack, or that fail with the tables, are compiled with opencl-c.h
+//   (LANEWISE_OPENCL_HEADER=full always uses it).
+// - Both steps run in a compile server (translator/compile_server.cpp),
+//   the user's shared one (translator/shared_server.h) unless
+//   LANEWISE_COMPILE_SERVER=private asks for the process's own, which form
+//   a pool (ServerPool) of up to one per hardware thread. A server that
+//   dies fails one build with its signal and clang's stack dump, after one
+//   retry on a fresh server. LANEWISE_COMPILE_SERVER=0 runs clang and
+//   lanewise-llvm-spirv as two child processes per build, through files in
+//   a temporary folder; LANEWISE_CLANG and LANEWISE_LLVM_SPIRV replace
+//   either tool (the latter with any program that takes llvm-spirv's
+//   command line, without the fix-ups). The helpers are found beside the
+//   library (LIBDIR/lanewise/) or in the build tree.
+// - The disk cache ($LANEWISE_CACHE_DIR, else $XDG_CACHE_HOME/lanewise or
+//   ~/.cache/lanewise; LANEWISE_CACHE=0 turns it off) keys a result by a
+//   128-bit hash of the tools' identity (for the server: its version,
+//   fix-up revision and clang version, and the size and time of its file
+//   and of the clang library it runs), the translated options, the source
+//   and the embedded headers. Entries are written through a temporary file
+//   and a rename. Builds with -I folders are not cached: the key cannot
+//   see which headers they read.
+// - Under any check the driver adds -g and, unless
+//   LANEWISE_CHECK_OPTIMIZE=1, compiles at -O0; the translator then
+//   promotes to registers the variables written before every read
+//   (--lanewise-promote-variables), which folds nothing.
 #pragma once
 
 #include "runtime/check.h"

@@ -1,6 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // Composite instructions (SPIR-V 1.4, 3.37.12) and shuffle, shuffle2, select
 // and bitselect (OpenCL.std), bound to runtime/exec_composite.cpp.
+//
+// Chains of constant selections (findComposedSelections): shuffle and
+// shuffle2 with a constant mask, OpVectorShuffle and the construction of a
+// vector each copy components, and a transpose chains them. A selection
+// whose operand is another selection of the same block reads the
+// components where that one took them, when that source is a constant, a
+// kernel argument or a value of the block nothing writes over (not a phi,
+// not a value that takes a phi's register or is lowered later than its
+// place, not an affine value held as its pair alone); it is lowered as one
+// gather of component rows (runtime::gatherComponentsHandler), and a
+// selection read only by such selections is not lowered. A value read
+// through another selection keeps its register to the kernel's end (the
+// pool would otherwise hand it out after its last operand use). Not under
+// checks.
 #include "spirv/lowering.h"
 
 #include "builtins/shuffle.h"

@@ -1,6 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
 // Memory instructions (SPIR-V 1.4, 3.37.8) and vloadn/vstoren (OpenCL.std),
 // bound to runtime/exec_memory.cpp.
+//
+// Vectors in memory order (findMemoryOrderValues): a vector loaded through
+// an affine address (vloadn, vload_halfn, OpLoad of a vector), computed on
+// only by lane-wise instructions of the same block (arithmetic,
+// conversions, the element functions of OpenCL.std) whose other operands
+// are the same in every component (a uniform scalar, or a splat), and
+// stored through an affine address, skips the transpositions between
+// component-major registers and work-item-major memory when every lane of
+// the warp runs the block (runtime::inMemoryOrder): its loads copy the
+// lanes' vectors as memory holds them, the instructions between compute
+// every element wherever it lies, its stores copy back. When a lane is
+// missing the same loads and stores transpose; the decision is the
+// block's, taken by each load and store from the same mask, which is why
+// the values must not leave the block. A vector read by anything else (a
+// permutation, a component extract, a phi, a uniform with differing
+// components) keeps the usual layout. A vload_halfn of floats in memory
+// order is one instruction (runtime::widenedHalfLoadHandler) that widens
+// the halves from memory, eight at a time with F16C, when the lanes'
+// halves are one run. Not under checks.
 #include "spirv/lowering.h"
 
 #include <spirv/unified1/OpenCL.std.h>

@@ -1,6 +1,41 @@
 // SPDX-License-Identifier: Apache-2.0
 // Streamed stores: `c[i] = a[i] + b[i]` as one pass over memory
 // (runtime/exec_affine.cpp, streamedStoreHandler).
+//
+// A streamed store: a store (OpStore, vstoren) through an affine pointer
+// of a value of 4- or 8-byte elements computed by at most six lane-wise
+// binary operations (integer + - * and the bitwise ones, float + - * /),
+// each of whose operands is another, a load through an affine pointer
+// (OpLoad, vloadn; a vload_halfn of floats widened a chunk at a time) or a
+// uniform value, each read by that one use, vectors in memory order, with
+// nothing between the first member and the store but affine pairs and
+// uniform values without effects. It is lowered as usual, then replaced
+// by one instruction that holds the loads, operations and store
+// (runtime::StreamedExpression). When the warp's lanes are one run from
+// lane 0, each pointer steps by one work-item's elements, the rows
+// continue each other and the result overlaps no operand but exactly, it
+// computes a 2 KiB chunk at a time, each operation reading its operands
+// where they lie and writing a chunk in the first-level cache, the last
+// writing the result (non-temporal when the launch streams its stores).
+// It issues no prefetches: the processor's prefetchers follow a loop that
+// reads in order. Otherwise it runs the instructions it holds. The
+// uniform operands keep their registers to the kernel's end.
+//
+// Record stores (findRecordStores; runtime/exec_affine.cpp,
+// recordStoreHandler): a run of stores through affine pointers to global
+// memory (or generic pointers cast from them) of varying 32-bit scalars
+// or vectors, whole 16-byte parts and at most 64 elements, with nothing
+// between them that reads or writes memory or can trap, is lowered at its
+// last store as one instruction (runtime::RecordSteps). When the launch
+// streams its stores, the warp is one run from lane 0, the pointers step
+// by the record's size and the parts lie one after another from a 16-byte
+// boundary, it writes eight lanes' records at a time, transposed into
+// 16-byte non-temporal stores; otherwise the stores run in program order.
+// Not where the launch does not stream: one pass of cached stores is
+// slower than the four separate passes.
+//
+// Neither is used under checks, whose shadows follow values instruction by
+// instruction.
 #include "spirv/lowering.h"
 
 #include <algorithm>
