@@ -3,10 +3,12 @@
 # Runs lanewise-bench from an existing build with both OpenCL drivers visible
 # to the ICD loader: Lanewise from that build, and PoCL when it is installed.
 # With --build-times first, runs lanewise-build-bench instead, with Oclgrind
-# too when it is installed. It builds nothing.
+# too when it is installed; with --images first, lanewise-image-bench. It
+# builds nothing.
 #
 #   bash bench/run.sh [BUILD_DIR] [lanewise-bench options...]
 #   bash bench/run.sh [BUILD_DIR] --build-times [lanewise-build-bench options...]
+#   bash bench/run.sh [BUILD_DIR] --images [lanewise-image-bench options...]
 #
 # BUILD_DIR defaults to ../build relative to this script (the repository's
 # build/). Options after it go to the program (--help lists them).
@@ -25,6 +27,9 @@ build="$(cd "${build}" && pwd)"
 program=lanewise-bench
 if [[ "${1:-}" == --build-times ]]; then
   program=lanewise-build-bench
+  shift
+elif [[ "${1:-}" == --images ]]; then
+  program=lanewise-image-bench
   shift
 fi
 bench="${build}/bench/${program}"
