@@ -150,9 +150,260 @@ template <typename F> void forImageLanes(const Instruction &in, ExecutionState &
   });
 }
 
+// ---- rows of lanes ----
+//
+// The common case of image-processing kernels: one image for the warp (a
+// kernel argument), one sampler (a constant), a 2D image of R, RG, RGBA or
+// BGRA channels of a common type, 32-bit results and a varying result or
+// value. The format and the sampler are decoded once for the warp and the
+// lanes run in one loop with the texel's conversion inlined. Every other
+// case takes the general per-lane path below; both compute the same values
+// in the same order.
+
+// The orders and types with a row path, as template arguments.
+template <std::uint32_t O> constexpr std::uint32_t rowChannels() {
+  return O == R ? 1 : O == RG ? 2 : 4;
+}
+template <std::uint32_t O> constexpr Swizzle rowReadSwizzle() {
+  if constexpr (O == R)
+    return {{0, zero, zero, one}};
+  else if constexpr (O == RG)
+    return {{0, 1, zero, one}};
+  else if constexpr (O == BGRA)
+    return {{2, 1, 0, 3}};
+  else
+    return {{0, 1, 2, 3}};
+}
+template <std::uint32_t O> constexpr Swizzle rowWriteSwizzle() {
+  if constexpr (O == BGRA)
+    return {{2, 1, 0, 3}};
+  else
+    return {{0, 1, 2, 3}};
+}
+
+// Calls f.template operator()<T, O>() and returns true when the image has a
+// row path; returns false otherwise.
+template <typename F> bool withRowFormat(const ImageDescriptor &d, F &&f) {
+  if (d.dimensions != 2 || d.array)
+    return false;
+  auto byType = [&]<std::uint32_t O>() {
+    switch (d.channelType) {
+#define LANEWISE_ROW_TYPE(name)                                                                    \
+  case name:                                                                                       \
+    f.template operator()<name, O>();                                                              \
+    return true;
+      LANEWISE_ROW_TYPE(UnormInt8)
+      LANEWISE_ROW_TYPE(UnormInt16)
+      LANEWISE_ROW_TYPE(UnsignedInt8)
+      LANEWISE_ROW_TYPE(SignedInt32)
+      LANEWISE_ROW_TYPE(UnsignedInt32)
+      LANEWISE_ROW_TYPE(HalfFloat)
+      LANEWISE_ROW_TYPE(Float)
+#undef LANEWISE_ROW_TYPE
+    default:
+      return false;
+    }
+  };
+  switch (d.channelOrder) {
+  case R:
+    return byType.template operator()<R>();
+  case RG:
+    return byType.template operator()<RG>();
+  case RGBA:
+    return byType.template operator()<RGBA>();
+  case BGRA:
+    return byType.template operator()<BGRA>();
+  default:
+    return false;
+  }
+}
+
+// The fractional part of a coordinate, the weight of the second texel.
+float fraction(float x) { return x - std::floor(x); }
+
+// floor(u) as an index, as floorIndex: NaN 0, far outside clamped to ±1e9.
+inline std::int32_t floorInt(float u) {
+  const float f = std::floor(u);
+  return f >= -1.0e9f && f <= 1.0e9f ? std::int32_t(f)
+         : f > 0.0f                  ? 1000000000
+         : f < 0.0f                  ? -1000000000
+                                     : 0;
+}
+
+// A row path's view of the instruction: the coordinate's x and y rows
+// (`step` 1 when varying, 0 when one coordinate serves every lane) and the
+// image's texels.
+struct Rows {
+  const std::uint32_t *x, *y;
+  std::uint32_t step;
+  const ImageDescriptor &d;
+
+  Rows(const Instruction &in, const ExecutionState &s, const ImageDescriptor &image)
+      : x(s.reg<const std::uint32_t>(in.operand[1])), y(x + ((in.aux & 2) ? s.width : 1)),
+        step((in.aux & 2) ? 1 : 0), d(image) {}
+  std::int32_t intX(std::uint32_t lane) const { return std::int32_t(x[lane * step]); }
+  std::int32_t intY(std::uint32_t lane) const { return std::int32_t(y[lane * step]); }
+  float floatX(std::uint32_t lane) const { return std::bit_cast<float>(x[lane * step]); }
+  float floatY(std::uint32_t lane) const { return std::bit_cast<float>(y[lane * step]); }
+  bool inside(std::int32_t i, std::int32_t j) const {
+    return std::uint32_t(i) < d.width && std::uint32_t(j) < d.height;
+  }
+  const char *texel(std::int32_t i, std::int32_t j) const {
+    return d.data + std::uint64_t(j) * d.rowPitch + std::uint64_t(i) * d.elementBytes;
+  }
+};
+
+template <std::uint32_t T, std::uint32_t O>
+inline void rowTexel(const Rows &rows, std::int32_t i, std::int32_t j, std::uint32_t rgba[4]) {
+  readTexel<T>(rows.texel(i, j), rowChannels<O>(), rowReadSwizzle<O>(), false, rgba);
+}
+
+inline void putRow(std::uint32_t *out, std::uint32_t width, std::uint32_t lane,
+                   const std::uint32_t rgba[4]) {
+  for (int c = 0; c < 4; ++c)
+    out[c * width + lane] = rgba[c];
+}
+
+// OpImageRead: integer coordinates, the border colour outside the image.
+template <std::uint32_t T, std::uint32_t O>
+void readRows(const Instruction &in, ExecutionState &s, const ImageDescriptor &d) {
+  const Rows rows(in, s, d);
+  std::uint32_t outside[4];
+  border(d, outside);
+  auto *out = s.reg<std::uint32_t>(in.result);
+  forActiveLanes(
+      s, [&](std::uint32_t lane) __attribute__((always_inline)) {
+        const std::int32_t i = rows.intX(lane), j = rows.intY(lane);
+        std::uint32_t rgba[4];
+        if (rows.inside(i, j)) {
+          rowTexel<T, O>(rows, i, j, rgba);
+          putRow(out, s.width, lane, rgba);
+        } else {
+          reportOutside(in, s, lane, d, Texel{i, j, 0}, "read_image");
+          putRow(out, s.width, lane, outside);
+        }
+      });
+}
+
+// OpImageSampleExplicitLod with a uniform sampler of addressing mode None,
+// ClampToEdge or Clamp (sampleAxis's formulas, in 32-bit indices).
+template <std::uint32_t T, std::uint32_t O>
+void sampleRows(const Instruction &in, ExecutionState &s, const ImageDescriptor &d,
+                std::uint32_t bits) {
+  const Rows rows(in, s, d);
+  std::uint32_t outside[4];
+  border(d, outside);
+  auto *out = s.reg<std::uint32_t>(in.result);
+  const bool floatCoordinates = in.aux & 0x20;
+  const std::uint32_t mode = sampler::addressingMode(bits);
+  const bool normalized = floatCoordinates && sampler::normalized(bits);
+  const bool linear = floatCoordinates && sampler::linear(bits) && kindOf(T) == Kind::Float;
+  const float scaleX = normalized ? float(d.width) : 1.0f;
+  const float scaleY = normalized ? float(d.height) : 1.0f;
+  const std::int32_t lastX = std::int32_t(d.width) - 1, lastY = std::int32_t(d.height) - 1;
+  const char *access = "read_image with CLK_ADDRESS_NONE";
+  if (!linear) {
+    forActiveLanes(
+        s, [&](std::uint32_t lane) __attribute__((always_inline)) {
+          std::int32_t i, j;
+          if (floatCoordinates) {
+            i = floorInt(rows.floatX(lane) * scaleX);
+            j = floorInt(rows.floatY(lane) * scaleY);
+          } else {
+            i = rows.intX(lane);
+            j = rows.intY(lane);
+          }
+          std::uint32_t rgba[4];
+          if (mode == 1) { // ClampToEdge
+            rowTexel<T, O>(rows, std::clamp(i, 0, lastX), std::clamp(j, 0, lastY), rgba);
+            putRow(out, s.width, lane, rgba);
+          } else if (rows.inside(i, j)) {
+            rowTexel<T, O>(rows, i, j, rgba);
+            putRow(out, s.width, lane, rgba);
+          } else {
+            if (mode == 0)
+              reportOutside(in, s, lane, d, Texel{i, j, 0}, access);
+            putRow(out, s.width, lane, outside);
+          }
+        });
+    return;
+  }
+  // The four neighbours weighted by the fractions, in sampleAxis's order.
+  auto edge = [&](std::int32_t i, std::int32_t last) {
+    return mode == 1 ? std::clamp(i, 0, last) : mode == 2 ? std::clamp(i, -1, last + 1) : i;
+  };
+  forActiveLanes(
+      s, [&](std::uint32_t lane) __attribute__((always_inline)) {
+        const float u = rows.floatX(lane) * scaleX - 0.5f, v = rows.floatY(lane) * scaleY - 0.5f;
+        const std::int32_t i0 = floorInt(u), j0 = floorInt(v);
+        const std::int32_t is[2] = {edge(i0, lastX), edge(i0 + 1, lastX)};
+        const std::int32_t js[2] = {edge(j0, lastY), edge(j0 + 1, lastY)};
+        const float a = fraction(u), b = fraction(v);
+        float sum[4] = {};
+        bool reported = false;
+        for (std::uint32_t corner = 0; corner < 4; ++corner) {
+          const bool right = corner & 1, below = corner >> 1 & 1;
+          float weight = 1.0f;
+          weight *= right ? a : 1.0f - a;
+          weight *= below ? b : 1.0f - b;
+          const std::int32_t i = is[right], j = js[below];
+          std::uint32_t texel[4];
+          if (rows.inside(i, j)) {
+            rowTexel<T, O>(rows, i, j, texel);
+          } else {
+            if (mode == 0 && !reported) {
+              reportOutside(in, s, lane, d, Texel{i, j, 0}, access);
+              reported = true;
+            }
+            std::copy(outside, outside + 4, texel);
+          }
+          for (int k = 0; k < 4; ++k)
+            sum[k] += weight * std::bit_cast<float>(texel[k]);
+        }
+        std::uint32_t rgba[4];
+        for (int k = 0; k < 4; ++k)
+          rgba[k] = std::bit_cast<std::uint32_t>(sum[k]);
+        putRow(out, s.width, lane, rgba);
+      });
+}
+
+// OpImageWrite: nothing outside the image.
+template <std::uint32_t T, std::uint32_t O>
+void writeRows(const Instruction &in, ExecutionState &s, const ImageDescriptor &d) {
+  const Rows rows(in, s, d);
+  const auto *value = s.reg<const std::uint32_t>(in.operand[2]);
+  const std::uint32_t stride = (in.aux & 4) ? s.width : 1, step = (in.aux & 4) ? 1 : 0;
+  forActiveLanes(
+      s, [&](std::uint32_t lane) __attribute__((always_inline)) {
+        const std::int32_t i = rows.intX(lane), j = rows.intY(lane);
+        if (!rows.inside(i, j)) {
+          reportOutside(in, s, lane, d, Texel{i, j, 0}, "write_image");
+          return;
+        }
+        const std::uint32_t rgba[4] = {value[lane * step], value[stride + lane * step],
+                                       value[2 * stride + lane * step],
+                                       value[3 * stride + lane * step]};
+        writeTexel<T>(const_cast<char *>(rows.texel(i, j)), rowChannels<O>(), rowWriteSwizzle<O>(),
+                      false, rgba);
+      });
+}
+
+// The image of a row path: uniform, present, and a varying result or value
+// of 32-bit components; null otherwise.
+const ImageDescriptor *rowImage(const Instruction &in, const ExecutionState &s,
+                                std::uint32_t varyingBit) {
+  const auto *images = s.reg<const std::uint64_t>(in.operand[0]);
+  if ((in.aux & 1) || !(in.aux & varyingBit) || (in.aux & 0x10000) || !images[0])
+    return nullptr;
+  return &descriptorAt(images[0]);
+}
+
 // OpImageRead: a texel without a sampler. Outside the image, whose result
 // OpenCL leaves undefined, the border colour.
 void imageRead(const Instruction &in, ExecutionState &s) {
+  if (const ImageDescriptor *d = rowImage(in, s, 8))
+    if (withRowFormat(*d, [&]<std::uint32_t T, std::uint32_t O>() { readRows<T, O>(in, s, *d); }))
+      return;
   forImageLanes(
       in, s,
       [&]<std::uint32_t T>(const ImageDescriptor &d, const FormatView &view, std::uint32_t lane) {
@@ -171,6 +422,9 @@ void imageRead(const Instruction &in, ExecutionState &s) {
 // (aux bit 0x10000), varying with aux bit 4. A write outside the image,
 // undefined in OpenCL, writes nothing.
 void imageWrite(const Instruction &in, ExecutionState &s) {
+  if (const ImageDescriptor *d = rowImage(in, s, 4))
+    if (withRowFormat(*d, [&]<std::uint32_t T, std::uint32_t O>() { writeRows<T, O>(in, s, *d); }))
+      return;
   const bool varying = in.aux & 4, halves = in.aux & 0x10000;
   forImageLanes(
       in, s,
@@ -201,8 +455,6 @@ std::int64_t floorIndex(float u) {
     return 0;
   return std::int64_t(std::floor(std::clamp(u, -1.0e9f, 1.0e9f)));
 }
-
-float fraction(float x) { return x - std::floor(x); }
 
 // The addressing modes that act on an index: clamp to edge, clamp (one texel
 // of border on each side), none.
@@ -284,6 +536,14 @@ void imageSample(const Instruction &in, ExecutionState &s) {
              coordinateVarying = in.aux & 2;
   const std::uint32_t n = in.aux >> 8 & 15;
   const auto *samplers = s.reg<const std::uint64_t>(in.operand[2]);
+  if (!samplerVarying)
+    if (const ImageDescriptor *d = rowImage(in, s, 8)) {
+      const std::uint32_t bits = std::uint32_t(samplers[0]);
+      if (sampler::addressingMode(bits) <= 2 &&
+          withRowFormat(
+              *d, [&]<std::uint32_t T, std::uint32_t O>() { sampleRows<T, O>(in, s, *d, bits); }))
+        return;
+    }
   forImageLanes(
       in, s,
       [&]<std::uint32_t T>(const ImageDescriptor &d, const FormatView &view, std::uint32_t lane) {
