@@ -213,12 +213,16 @@ std::vector<cl_name_version> DeviceDescription::extensions() const {
   };
   // Kernel features every OpenCL 1.1+ device reports; each is tested
   // through kernels (tests/kernels).
-  for (const char *name : {"cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
-                           "cl_khr_global_int32_extended_atomics",
-                           "cl_khr_local_int32_base_atomics",
-                           "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics",
-                           "cl_khr_int64_extended_atomics", "cl_khr_il_program"})
+  for (const char *name :
+       {"cl_khr_byte_addressable_store", "cl_khr_global_int32_base_atomics",
+        "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
+        "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics",
+        "cl_khr_int64_extended_atomics", "cl_khr_il_program"})
     add(name, CL_MAKE_VERSION(1, 0, 0));
+  // C++ for OpenCL 1.0 takes OpenCL C 2.0's generic address space and
+  // program-scope variables (clang compiles it, like OpenCL C).
+  if (capabilities.compiler && capabilities.genericAddressSpace && capabilities.programScopeGlobals)
+    add("cl_ext_cxx_for_opencl", CL_MAKE_VERSION(1, 0, 0));
   if (capabilities.fp64)
     add("cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0));
   if (capabilities.fp16)
@@ -528,6 +532,12 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
     // The highest version whose optional features are all supported
     // (OpenCL 3.0, 4.2): OpenCL C 1.2.
     return result.string("OpenCL C 1.2 Lanewise");
+  case CL_DEVICE_CXX_FOR_OPENCL_NUMERIC_VERSION_EXT: // cl_ext_cxx_for_opencl
+    // The version -cl-std=CLC++ compiles (__OPENCL_CPP_VERSION__ 100).
+    if (!d.capabilities.compiler || !d.capabilities.genericAddressSpace ||
+        !d.capabilities.programScopeGlobals)
+      return CL_INVALID_VALUE;
+    return result(cl_version{CL_MAKE_VERSION(1, 0, 0)});
   case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR: // cl_khr_extended_versioning
     return result(cl_version{CL_MAKE_VERSION(1, 2, 0)});
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {

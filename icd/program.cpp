@@ -206,9 +206,31 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
                            (kernels.find(',') == std::string::npos ? " " : "s ") + kernels + ")";
   }
   bool failed = false;
+  auto hasMode = [](const spirv::EntryPoint &entryPoint, spv::ExecutionMode mode) {
+    return std::any_of(entryPoint.modes.begin(), entryPoint.modes.end(),
+                       [&](const spirv::ExecutionModeInfo &m) { return m.mode == mode; });
+  };
+  std::vector<std::shared_ptr<const runtime::KernelCode>> initializers;
   for (const spirv::EntryPoint &entryPoint : module.entryPoints) {
     if (entryPoint.model != spv::ExecutionModelKernel)
       continue;
+    if (hasMode(entryPoint, spv::ExecutionModeFinalizer)) {
+      log += "error: entry point '" + entryPoint.name +
+             "' is a Finalizer (the destructors of program-scope objects), which Lanewise does "
+             "not run\n";
+      failed = true;
+      continue;
+    }
+    if (hasMode(entryPoint, spv::ExecutionModeInitializer)) {
+      try {
+        initializers.push_back(std::make_shared<const runtime::KernelCode>(
+            spirv::lowerKernel(module, entryPoint, addresses, options)));
+      } catch (const spirv::LoadError &error) {
+        log += std::string("error: ") + error.what() + "\n";
+        failed = true;
+      }
+      continue;
+    }
     try {
       ProgramExecutable::Kernel kernel;
       kernel.name = entryPoint.name;
@@ -231,7 +253,25 @@ std::shared_ptr<ProgramExecutable> buildExecutable(const _cl_program &program, s
       failed = true;
     }
   }
-  return failed ? nullptr : executable;
+  if (failed)
+    return nullptr;
+  // The constructors of program-scope objects, once, before any kernel of
+  // the program runs: one work-item each, in module order.
+  for (const auto &code : initializers) {
+    std::vector<runtime::MemoryRange> memory;
+    const auto base = reinterpret_cast<std::uint64_t>(executable->globals.get());
+    for (const ProgramExecutable::GlobalVariable &variable : executable->globalVariables)
+      memory.push_back({base + variable.offset, variable.size, runtime::CheckSite::Space::Global,
+                        "program-scope variable '" + variable.name + "'"});
+    runtime::NDRange one;
+    if (runtime::launch(*code, one, {}, std::move(memory)) != runtime::LaunchResult::Completed) {
+      log += "error: the constructor of a program-scope object ('" + code->name +
+             "') did not complete\n";
+      return nullptr;
+    }
+  }
+  executable->initializers = initializers.size();
+  return executable;
 }
 
 // OpenCL C extensions and features the device offers kernels, for clang.
@@ -240,7 +280,7 @@ spirv::CompilerTarget compilerTarget(const _cl_device_id &device) {
   for (const cl_name_version &extension : device.extensions()) {
     const std::string name = extension.name;
     if (name == "cl_khr_icd" || name == "cl_khr_extended_versioning" ||
-        name == "cl_khr_il_program")
+        name == "cl_khr_il_program" || name == "cl_ext_cxx_for_opencl")
       continue;
     // clang-14 does not know the Intel sub-group extensions: its header
     // declares their built-ins when their macros are defined.
@@ -925,6 +965,9 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param, s
     return result.string(names);
   }
   case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+    if (!executable)
+      return CL_INVALID_PROGRAM_EXECUTABLE;
+    return result(static_cast<cl_bool>(executable->initializers ? CL_TRUE : CL_FALSE));
   case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
     return result(cl_bool{CL_FALSE});
   default:

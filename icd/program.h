@@ -49,6 +49,11 @@ struct ProgramExecutable {
     std::vector<lanewise::spirv::KernelArgument> arguments;
   };
   std::vector<Kernel> kernels;
+  // Entry points with the Initializer execution mode (the constructors of
+  // C++ for OpenCL program-scope objects): run once at build, in module
+  // order, and no kernel of the program (OpenCL 3.0, 5.8.9:
+  // CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT).
+  size_t initializers = 0;
   // Program-scope variables (global and constant memory): one allocation.
   std::unique_ptr<std::byte[], void (*)(void *)> globals{nullptr, [](void *) {}};
   size_t globalsBytes = 0; // of that allocation

@@ -667,6 +667,18 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
       result.clang.push_back(word.substr(2));
     } else if (word.rfind("-cl-std=", 0) == 0) {
       const std::string version = word.substr(8);
+      // C++ for OpenCL (cl_ext_cxx_for_opencl): CLC++ is version 1.0, the
+      // version the device reports, as clang spells it; 2021 is the one
+      // built on OpenCL C 3.0.
+      if (version == "CLC++" || version == "clc++" || version == "CLC++1.0" ||
+          version == "clc++1.0") {
+        standard = "clc++1.0";
+        continue;
+      }
+      if (version == "CLC++2021" || version == "clc++2021") {
+        standard = "clc++2021";
+        continue;
+      }
       if (version != "CL1.0" && version != "CL1.1" && version != "CL1.2" && version != "CL2.0" &&
           version != "CL3.0") {
         result.unknown = word;
@@ -705,7 +717,11 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
   // for the header and their macros removed, so that kernels see a device
   // without images (and a kernel that uses images still fails, for its
   // ImageBasic capability).
-  const bool imageWorkaround = standard == "CL3.0" && !reports("__opencl_c_images");
+  // OpenCL C 3.0 and the C++ for OpenCL built on it take the device's
+  // optional features; earlier versions have fixed ones.
+  const bool openCL30 = standard == "CL3.0" || standard == "clc++2021";
+  const bool cxx = standard.rfind("clc++", 0) == 0;
+  const bool imageWorkaround = openCL30 && !reports("__opencl_c_images");
   if (imageWorkaround)
     extensions += ",+__opencl_c_images,+__opencl_c_read_write_images";
   result.clang.insert(result.clang.begin(), {"-cl-std=" + standard, extensions, optimisation});
@@ -721,7 +737,7 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
   // clang-14's opencl-c-base.h defines these OpenCL C 3.0 feature macros for
   // every SPIR target, whatever -cl-ext says; a feature the device does not
   // report is undefined after the header.
-  if (standard == "CL3.0")
+  if (openCL30)
     for (const char *feature :
          {"__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
           "__opencl_c_atomic_scope_all_devices", "__opencl_c_read_write_images"})
@@ -731,7 +747,7 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
   // (opencl-c-base.h defines its macro for OpenCL C 2.0 only), and its
   // header and built-in tables declare the work-group functions only where
   // the macro is defined: for OpenCL C 3.0 the driver defines it.
-  if (standard == "CL3.0" && reports("__opencl_c_work_group_collective_functions"))
+  if (openCL30 && reports("__opencl_c_work_group_collective_functions"))
     result.clang.insert(result.clang.end(), {"-D", "__opencl_c_work_group_collective_functions=1"});
   // OpenCL C 3.0, 6.12: __IMAGE_SUPPORT__ is defined when the device
   // supports images, and undefined otherwise; clang-14 defines it for every
@@ -749,7 +765,16 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
   // programs (OpenCV's kernels among them) write helpers so and expect them
   // to work, as they do on other implementations: `inline` is defined away,
   // as PoCL does, which makes each such function an ordinary definition.
-  result.clang.insert(result.clang.end(), {"-D", "inline="});
+  // C++ keeps its inline, whose definitions are shared by every use.
+  if (!cxx)
+    result.clang.insert(result.clang.end(), {"-D", "inline="});
+  // C++ for OpenCL: a program-scope object's constructor runs when the
+  // program is built (its SPIR-V Initializer entry point). Destructors
+  // would run when the program is released, on memory that goes with it;
+  // clang registers them through a function pointer SPIR-V cannot hold, so
+  // they are not registered.
+  if (cxx)
+    result.clang.push_back("-fno-c++-static-destructors");
   if (result.debugInfo)
     for (const char *flag : {"-debug-info-kind=constructor", "-dwarf-version=5"})
       result.clang.push_back(flag);

@@ -220,9 +220,11 @@ int compile(const CompileRequest &request) {
 
   // A build, not only a compilation: the module must be one Lanewise can
   // execute, every kernel lowered, before it is written.
-  const std::string options =
-      request.source == "-" ? request.buildOptions
-                            : includeFolderOption(request.source, source) + " " + request.buildOptions;
+  const std::string options = request.source == "-"
+                                  ? request.buildOptions
+                                  : includeFolderOption(request.source, source) + " " +
+                                        request.buildOptions + " " +
+                                        languageOption(request.source, request.buildOptions);
   status = clBuildProgram(program.get(), 1, &lanewise.device, options.c_str(), nullptr, nullptr);
   const std::string log = buildLog(program.get(), lanewise.device);
   const std::string name = request.source == "-" ? "standard input" : "'" + request.source + "'";

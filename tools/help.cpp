@@ -17,8 +17,8 @@ constexpr std::string_view toolPage = R"(NAME
 SYNOPSIS
     lanewise info
     lanewise exec [OPTIONS] PROGRAM [ARGUMENTS...]
-    lanewise run FILE.cl|FILE.spv --kernel NAME --global X[,Y,Z] [OPTIONS]
-    lanewise compile FILE.cl|- [-o FILE.spv] [-- BUILD_OPTIONS...]
+    lanewise run FILE.cl|FILE.clcpp|FILE.spv --kernel NAME --global X[,Y,Z] [OPTIONS]
+    lanewise compile FILE.cl|FILE.clcpp|- [-o FILE.spv] [-- BUILD_OPTIONS...]
     lanewise help [--man] [COMMAND]
     lanewise --help | --version
 
@@ -205,7 +205,7 @@ constexpr std::string_view runPage = R"(NAME
     lanewise run - build one kernel, run it once and print buffers
 
 SYNOPSIS
-    lanewise run FILE.cl|FILE.spv --kernel NAME --global X[,Y,Z]
+    lanewise run FILE.cl|FILE.clcpp|FILE.spv --kernel NAME --global X[,Y,Z]
                  [--local X[,Y,Z]] [--build-options "OPTIONS"]
                  [--arg SPEC]... [--args-file PATH]... [--print NAME|INDEX]...
                  [--seed N] [--check[=LIST]] [--check-file=PATH]
@@ -215,7 +215,9 @@ SYNOPSIS
 
 DESCRIPTION
     Builds FILE on Lanewise (the only platform, as with lanewise exec):
-    OpenCL C with clCreateProgramWithSource and -cl-kernel-arg-info, SPIR-V
+    OpenCL C with clCreateProgramWithSource and -cl-kernel-arg-info (C++
+    for OpenCL for a .clcpp file, -cl-std=CLC++, unless the build options
+    choose a -cl-std), SPIR-V
     (a .spv file, or any file that starts with the SPIR-V magic number)
     with clCreateProgramWithIL. Creates kernel NAME, sets its arguments
     from the SPECs, runs it once over the NDRange of --global and --local,
@@ -374,14 +376,16 @@ constexpr std::string_view compilePage = R"(NAME
     lanewise compile - compile OpenCL C to SPIR-V for Lanewise
 
 SYNOPSIS
-    lanewise compile FILE.cl|- [-o FILE.spv] [--build-options OPTIONS]
+    lanewise compile FILE.cl|FILE.clcpp|- [-o FILE.spv] [--build-options OPTIONS]
                      [-- BUILD_OPTIONS...]
     lanewise compile --source=FILE.cl --output=FILE.spv
                      [--mode=spir-v|binary] [--cl-device-info=FILE]
                      [-- BUILD_OPTIONS...]
 
 DESCRIPTION
-    Compiles an OpenCL C program with the compiler driver of
+    Compiles an OpenCL C program (C++ for OpenCL for a .clcpp file, as
+    with -cl-std=CLC++, unless the build options choose a -cl-std) with
+    the compiler driver of
     clCreateProgramWithSource (clang-14 and Lanewise's translator, with
     its fixes for what llvm-spirv-14 translates wrongly, and the same disk
     cache), builds it for the Lanewise device, and writes the module: the

@@ -127,6 +127,13 @@ std::string namedSource(const std::string &path, const std::string &text) {
   return "#line 1 \"" + name + "\"\n" + text;
 }
 
+std::string languageOption(const std::string &path, const std::string &options) {
+  if (std::filesystem::path(path).extension() != ".clcpp" ||
+      options.find("-cl-std=") != std::string::npos)
+    return {};
+  return "-cl-std=CLC++";
+}
+
 std::string includeFolderOption(const std::string &path, const std::string &text) {
   // Only for a source that includes something: builds with -I folders are
   // not cached (clang reads the folders).

@@ -57,6 +57,9 @@ std::string namedSource(const std::string &path, const std::string &text);
 // file's folder to the include path, so that #include "x.h" finds x.h
 // beside the file as a compiler would; else nothing.
 std::string includeFolderOption(const std::string &path, const std::string &text);
+// For a C++ for OpenCL source (FILE.clcpp) whose options choose no
+// language, the option that does: -cl-std=CLC++; else nothing.
+std::string languageOption(const std::string &path, const std::string &options);
 
 // The program's build log for the device, without trailing newlines.
 std::string buildLog(cl_program program, cl_device_id device);

@@ -138,6 +138,8 @@ Program buildProgram(cl_context context, cl_device_id device, const RunDescripti
       spirv ? "" : "-cl-kernel-arg-info -g " + includeFolderOption(path.string(), contents);
   if (description.buildOptions)
     options += " " + *description.buildOptions;
+  if (!spirv)
+    options += " " + languageOption(path.string(), options);
   status = clBuildProgram(program.get(), 1, &device, options.c_str(), nullptr, nullptr);
   if (status != CL_SUCCESS) {
     const std::string log = buildLog(program.get(), device);

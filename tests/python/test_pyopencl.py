@@ -207,6 +207,27 @@ def run(checks):
     total = cla.sum(cla.to_device(queue, data)).get()
     checks.check("pyopencl.array.sum matches numpy", int(total) == int(data.sum()),
                  f"got {total}, expected {data.sum()}")
+
+    # A C++ for OpenCL kernel (cl_ext_cxx_for_opencl): a template and a
+    # function object, built with -cl-std=CLC++.
+    cxx = cl.Program(context, """
+        template <typename T> T square(T x) { return x * x; }
+        struct Affine {
+          float a, b;
+          float operator()(float x) const { return a * x + b; }
+        };
+        __kernel void affine_square(__global const float *in, __global float *out) {
+          size_t i = get_global_id(0);
+          Affine f{2.0f, 1.0f};
+          out[i] = f(square(in[i]));
+        }
+        """).build(options=["-cl-std=CLC++"])
+    small = (np.arange(64, dtype=np.float32) - 32) / 4
+    small_dev = cla.to_device(queue, small)
+    squared = cla.empty_like(small_dev)
+    cxx.affine_square(queue, small.shape, None, small_dev.data, squared.data)
+    checks.check("C++ for OpenCL kernel matches numpy",
+                 np.array_equal(squared.get(), np.float32(2) * small * small + np.float32(1)))
     queue.finish()
 
 
