@@ -162,7 +162,7 @@ std::vector<cl_name_version> openclCVersions() {
 
 std::vector<cl_name_version> intermediateLanguages() {
   std::vector<cl_name_version> ils;
-  for (cl_uint minor = 0; minor <= 4; ++minor)
+  for (cl_uint minor = 0; minor <= 6; ++minor)
     ils.push_back(nameVersion("SPIR-V", CL_MAKE_VERSION(1, minor, 0)));
   return ils;
 }
@@ -218,6 +218,12 @@ std::vector<cl_name_version> DeviceDescription::extensions() const {
         "cl_khr_global_int32_extended_atomics", "cl_khr_local_int32_base_atomics",
         "cl_khr_local_int32_extended_atomics", "cl_khr_int64_base_atomics",
         "cl_khr_int64_extended_atomics", "cl_khr_il_program"})
+    add(name, CL_MAKE_VERSION(1, 0, 0));
+  // SPIR-V extensions the loader takes and the engine executes: the
+  // NoSignedWrap and NoUnsignedWrap decorations (hints), LinkOnceODR
+  // linkage, and OpExpectKHR and OpAssumeTrueKHR.
+  for (const char *name : {"cl_khr_spirv_no_integer_wrap_decoration", "cl_khr_spirv_linkonce_odr",
+                           "cl_khr_expect_assume"})
     add(name, CL_MAKE_VERSION(1, 0, 0));
   // C++ for OpenCL 1.0 takes OpenCL C 2.0's generic address space and
   // program-scope variables (clang compiles it, like OpenCL C).

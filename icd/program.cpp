@@ -280,7 +280,8 @@ spirv::CompilerTarget compilerTarget(const _cl_device_id &device) {
   for (const cl_name_version &extension : device.extensions()) {
     const std::string name = extension.name;
     if (name == "cl_khr_icd" || name == "cl_khr_extended_versioning" ||
-        name == "cl_khr_il_program" || name == "cl_ext_cxx_for_opencl")
+        name == "cl_khr_il_program" || name == "cl_ext_cxx_for_opencl" ||
+        name == "cl_khr_spirv_no_integer_wrap_decoration" || name == "cl_khr_spirv_linkonce_odr")
       continue;
     // clang-14 does not know the Intel sub-group extensions: its header
     // declares their built-ins when their macros are defined.

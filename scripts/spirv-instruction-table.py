@@ -3,7 +3,7 @@
 """Prints the table of core SPIR-V instructions for docs/compatibility.md.
 
 In scope: every instruction of the SPIR-V grammar (SPIRV-Headers) up to
-SPIR-V 1.4 that a Kernel module may contain: not an extension's, not reserved,
+SPIR-V 1.6 that a Kernel module may contain: not an extension's, not reserved,
 and needing no capability or one the OpenCL SPIR-V environment allows. For
 each, what Lanewise does:
 
@@ -39,7 +39,11 @@ OPENCL_CAPABILITIES = {
     "GroupNonUniformVote", "GroupNonUniformArithmetic", "GroupNonUniformBallot",
     "GroupNonUniformShuffle", "GroupNonUniformShuffleRelative",
     "GroupNonUniformClustered", "ImageQuery", "Sampled1D", "Image1D", "SampledBuffer",
-    "ImageBuffer"}
+    "ImageBuffer",
+    # SPIR-V 1.6 (OpenCL SPIR-V environment, with cl_khr_integer_dot_product
+    # for the dot products).
+    "UniformDecoration", "DotProductInputAll", "DotProductInput4x8Bit",
+    "DotProductInput4x8BitPacked", "DotProduct"}
 
 
 # Image instructions outside what OpenCL C and the OpenCL SPIR-V environment
@@ -76,7 +80,7 @@ def in_scope(grammar):
             continue
         if instruction.get("version") == "None":
             continue
-        if version(instruction.get("version", "1.0")) > (1, 4):
+        if version(instruction.get("version", "1.0")) > (1, 6):
             continue
         capabilities = instruction.get("capabilities", [])
         if capabilities and not set(capabilities) & OPENCL_CAPABILITIES:

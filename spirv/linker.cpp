@@ -7,6 +7,7 @@
 #include <spirv/unified1/spirv.hpp>
 
 #include <algorithm>
+#include <string>
 #include <unordered_set>
 
 namespace lanewise::spirv {
@@ -96,16 +97,78 @@ LinkResult link(const std::vector<std::vector<uint32_t>> &modules, bool library)
   return result;
 }
 
+// The name in a LinkageAttributes decoration's words (OpDecorate target
+// LinkageAttributes "name" type).
+std::string linkageName(const uint32_t *instruction, uint32_t count) {
+  std::string name;
+  for (uint32_t k = 3; k + 1 < count; ++k)
+    for (int byte = 0; byte < 4; ++byte) {
+      const char c = char(instruction[k] >> (8 * byte) & 0xff);
+      if (c == '\0')
+        return name;
+      name += c;
+    }
+  return name;
+}
+
+// LinkOnceODR definitions (SPV_KHR_linkonce_odr) as SPIRV-Tools' linker can
+// take them: it neither resolves an import with one nor merges two. Every
+// definition of such a name is the same (the one-definition rule), so the
+// first becomes the name's export, unless a module exports it already, and
+// the others stay their modules' own functions, no longer linked.
+std::vector<std::vector<uint32_t>>
+withLinkOnceResolved(std::vector<std::vector<uint32_t>> modules) {
+  auto forLinkage = [](std::vector<uint32_t> &words, auto &&f) {
+    forEachInstruction(words, [&](spv::Op opcode, uint32_t *instruction) {
+      const uint32_t count = instruction[0] >> 16;
+      if (opcode == spv::OpDecorate && count >= 4 &&
+          instruction[2] == spv::DecorationLinkageAttributes)
+        f(instruction, count);
+    });
+  };
+  std::unordered_set<std::string> exported;
+  for (std::vector<uint32_t> &words : modules)
+    forLinkage(words, [&](uint32_t *instruction, uint32_t count) {
+      if (instruction[count - 1] == spv::LinkageTypeExport)
+        exported.insert(linkageName(instruction, count));
+    });
+  for (std::vector<uint32_t> &words : modules) {
+    bool dropped = false;
+    forLinkage(words, [&](uint32_t *instruction, uint32_t count) {
+      if (instruction[count - 1] != spv::LinkageTypeLinkOnceODR)
+        return;
+      if (exported.insert(linkageName(instruction, count)).second) {
+        instruction[count - 1] = spv::LinkageTypeExport;
+      } else {
+        instruction[0] = (count << 16) | spv::OpNop; // removed below
+        dropped = true;
+      }
+    });
+    if (dropped) {
+      std::vector<uint32_t> kept(words.begin(), words.begin() + headerWords);
+      forEachInstruction(words, [&](spv::Op opcode, uint32_t *instruction) {
+        if (opcode != spv::OpNop)
+          kept.insert(kept.end(), instruction, instruction + (instruction[0] >> 16));
+      });
+      words = std::move(kept);
+    }
+  }
+  return modules;
+}
+
 } // namespace
 
 LinkResult linkModules(const std::vector<std::vector<uint32_t>> &inputs, bool library) {
-  const std::vector<std::vector<uint32_t>> modules = inNewestVersion(inputs);
+  const std::vector<std::vector<uint32_t>> modules = withLinkOnceResolved(inNewestVersion(inputs));
   LinkResult shifted = link(withLinesShifted(modules), library);
-  if (!shifted.ok || linesNameStrings(shifted.words))
-    return shifted;
-  // A linker that shifts OpLine itself.
-  LinkResult plain = link(modules, library);
-  return plain.ok && linesNameStrings(plain.words) ? plain : shifted;
+  LinkResult chosen = std::move(shifted);
+  if (chosen.ok && !linesNameStrings(chosen.words)) {
+    // A linker that shifts OpLine itself.
+    LinkResult plain = link(modules, library);
+    if (plain.ok && linesNameStrings(plain.words))
+      chosen = std::move(plain);
+  }
+  return chosen;
 }
 
 } // namespace lanewise::spirv

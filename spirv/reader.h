@@ -14,7 +14,7 @@ namespace lanewise::spirv {
 
 // The SPIR-V versions Lanewise reads: those it reports as CL_DEVICE_IL_VERSION.
 inline constexpr uint32_t kMinimumVersion = 0x00010000; // 1.0
-inline constexpr uint32_t kMaximumVersion = 0x00010400; // 1.4
+inline constexpr uint32_t kMaximumVersion = 0x00010600; // 1.6
 
 // The bytes of a binary as words in native byte order. Throws
 // LoadError(Malformed) when the byte count is not a multiple of 4 or the

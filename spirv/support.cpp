@@ -58,6 +58,9 @@ constexpr spv::Capability kSupportedCapabilities[] = {
     // Alias scopes of restrict pointers: hints only, removed by
     // normalisation (spirv/normalise.h).
     spv::CapabilityMemoryAccessAliasingINTEL,
+    // SPIR-V 1.6: the Uniform and UniformId decorations, which assert that
+    // a value is the same across a scope (hints only).
+    spv::CapabilityUniformDecoration,
     // Images and samplers (the OpenCL SPIR-V environment, 2.9): 1D, 1D
     // buffer, 2D and 3D images and their arrays, read-write images,
     // OpConstantSampler.

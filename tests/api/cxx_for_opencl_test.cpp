@@ -379,5 +379,50 @@ TEST_F(CxxForOpenCL, SwizzlesOfEveryVectorLength) {
   }
 }
 
+// Separately compiled C++ objects that both instantiate one template (LLVM's
+// linkonce_odr, SPIR-V's LinkOnceODR linkage, SPV_KHR_linkonce_odr) link:
+// the definitions are one, and either serves the other object's uses.
+TEST_F(CxxForOpenCL, ObjectsInstantiatingOneTemplateLink) {
+  const char *helper = R"(
+    template <typename T> T twice(T x) { return x + x; }
+    int quadruple(int x) { return twice(twice(x)); }
+  )";
+  const char *user = R"(
+    template <typename T> T twice(T x) { return x + x; }
+    int quadruple(int x);
+    kernel void uses(__global int *out) {
+      const int i = get_global_id(0);
+      out[i] = quadruple(i) + twice(100 * i);
+    }
+  )";
+  for (const char *options : {"-cl-std=CLC++ -cl-opt-disable", "-cl-std=CLC++"}) {
+    SCOPED_TRACE(options);
+    cl_program objects[2];
+    const char *sources[2] = {helper, user};
+    for (int k = 0; k < 2; ++k) {
+      cl_int error = CL_SUCCESS;
+      objects[k] = clCreateProgramWithSource(context, 1, &sources[k], nullptr, &error);
+      ASSERT_EQ(error, CL_SUCCESS);
+      programs_.push_back(objects[k]);
+      ASSERT_EQ(
+          clCompileProgram(objects[k], 1, &device, options, 0, nullptr, nullptr, nullptr, nullptr),
+          CL_SUCCESS);
+    }
+    for (bool helperFirst : {true, false}) {
+      cl_program order[2] = {objects[helperFirst ? 0 : 1], objects[helperFirst ? 1 : 0]};
+      cl_int error = CL_SUCCESS;
+      cl_program linked =
+          clLinkProgram(context, 1, &device, "", 2, order, nullptr, nullptr, &error);
+      ASSERT_EQ(error, CL_SUCCESS);
+      programs_.push_back(linked);
+      cl_mem out = buffer(std::vector<int>(6));
+      run(linked, "uses", 6, out);
+      const auto got = read<int>(out, 6);
+      for (int i = 0; i < 6; ++i)
+        EXPECT_EQ(got[i], 4 * i + 200 * i) << "work-item " << i;
+    }
+  }
+}
+
 } // namespace
 } // namespace lanewise::test

@@ -6,7 +6,8 @@
 #         [-DSPIRV_AS=path/to/spirv-as] -P run_case.cmake
 #
 # The kernel is cases/NAME.cl, else cases/NAME.spvasm (assembled here into
-# WORK_DIR/NAME.spv), else whatever the run description's 'program' line
+# WORK_DIR/NAME.spv, as SPIR-V 1.N when a line "; Version: 1.N" says so,
+# else 1.2), else whatever the run description's 'program' line
 # names. The run description (see 'lanewise run --help') may hold:
 #
 #   expect NAME = {...}       the line 'print NAME' must print; every printed
@@ -95,8 +96,15 @@ elseif(EXISTS ${case_dir}/${case_name}.spvasm)
     fail("spirv-as is needed to assemble ${case_name}.spvasm")
   endif()
   set(program ${WORK_DIR}/${case_name}.spv)
+  # The module's version is its "; Version: 1.N" header line, else 1.2.
+  set(target_env spv1.2)
+  file(STRINGS ${case_dir}/${case_name}.spvasm version_line LIMIT_COUNT 1
+       REGEX "^; Version: 1\\.[0-9]$")
+  if(version_line MATCHES "1\\.([0-9])$")
+    set(target_env spv1.${CMAKE_MATCH_1})
+  endif()
   execute_process(
-    COMMAND ${SPIRV_AS} --target-env spv1.2 -o ${program} ${case_dir}/${case_name}.spvasm
+    COMMAND ${SPIRV_AS} --target-env ${target_env} -o ${program} ${case_dir}/${case_name}.spvasm
     RESULT_VARIABLE status ERROR_VARIABLE errors)
   if(NOT status EQUAL 0)
     fail("spirv-as failed on ${case_name}.spvasm:\n${errors}")
