@@ -233,7 +233,9 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
     control.occupied[block / 64] |= std::uint64_t(1) << (block % 64);
   };
   // Independent forward progress (OpenCL 3.0, 3.2.2.1: the sub-groups of a
-  // work-group progress independently). Lockstep lanes reconverge at the
+  // work-group progress independently; and work-items of a kernel that does
+  // not use sub-groups, as other implementations let them). Lockstep lanes
+  // reconverge at the
   // lowest-numbered block, so a sub-group that spins waiting for another one
   // of the warp, parked at a later block, would spin for ever. After
   // `spinBudget` backward branches, the next sub-group with lanes that may
@@ -242,12 +244,18 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
   // sub-group has had a turn, or none other can run, the warp yields to the
   // other warps of the work-group. A sub-group runs as one, so its lanes
   // still reconverge; only whole sub-groups move ahead of the others.
-  constexpr std::uint32_t spinBudget = 1u << 12;
+  // Turns of single work-items (below) come sooner: a lock passed from
+  // work-item to work-item of one warp changes hands once per turn.
+  const std::uint32_t spinBudget = code.usesSubgroups ? 1u << 12 : 1u << 8;
   constexpr std::uint32_t noFocus = ~0u;
   // Read when a turn is taken, off the path of a warp that does not spin.
-  // A turn is a sub-group's; in a warp of work-groups smaller than a
-  // sub-group (whose kernel has no sub-group operations), a group's.
-  auto subgroupSize = [&] {
+  // A turn is a sub-group's. In a kernel without sub-group operations,
+  // whose work-items never see their sub-group, it is a work-item's: a
+  // work-item that spins on a lock another work-item of its sub-group holds
+  // lets that one run to its release.
+  auto subgroupSize = [&]() -> std::uint32_t {
+    if (!code.usesSubgroups)
+      return 1;
     const WorkGroupInfo &g = *s.group;
     return g.groupLanes && g.groupLanes < g.subgroupSize ? g.groupLanes : g.subgroupSize;
   };

@@ -5,6 +5,8 @@
 // devices with cl_khr_subgroups (CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS).
 #include "harness.h"
 
+#include <algorithm>
+
 namespace lanewise::test {
 namespace {
 
@@ -73,10 +75,26 @@ TEST_P(ForwardProgress, TurnsInAWaitingLoopKeepEachWorkItemsRounds) {
   }
 }
 
+// A spin lock taken by every work-item (PoCL runs it; lockstep lanes of one
+// sub-group would spin for ever behind the one holding it): each holds it
+// once, and the count kept under it loses nothing.
+TEST_P(ForwardProgress, WorkItemsOfOneSubgroupTakeALockInTurn) {
+  cl_kernel k = kernel("forward_progress", "spin_lock", GetParam());
+  for (size_t local : {64, 128, 256}) {
+    const size_t n = 512;
+    cl_mem lock = buffer<cl_int>(1), count = buffer<cl_int>(1), order = buffer<cl_int>(n);
+    setArgs(k, lock, count, order);
+    run(k, {n}, {local});
+    EXPECT_EQ(read<cl_int>(count, 1)[0], int(n)) << "local size " << local;
+    std::vector<cl_int> holders = read<cl_int>(order, n);
+    std::sort(holders.begin(), holders.end());
+    for (size_t i = 0; i < n; ++i)
+      ASSERT_EQ(holders[i], int(i)) << "local size " << local;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Builds, ForwardProgress, ::testing::Values("", "-O0"),
-                         [](const auto &info) {
-                           return std::string(info.param[0] ? "O0" : "O2");
-                         });
+                         [](const auto &info) { return std::string(info.param[0] ? "O0" : "O2"); });
 
 } // namespace
 } // namespace lanewise::test

@@ -55,3 +55,18 @@ kernel void compare_exchange_rounds(global int *c, global int *tries, int rounds
 }
 
 // SPDX-License-Identifier: Apache-2.0
+
+// A lock every work-item takes in turn: one work-item of a sub-group holds
+// it while the others of that sub-group spin. Lockstep lanes would spin for
+// ever; the work-items of a kernel without sub-group operations take turns
+// one at a time. Under the lock, a count is read and written back one
+// higher by two separate atomics (only the lock makes that an increment);
+// order[k]: the k-th work-item to hold the lock.
+kernel void spin_lock(global int *lock, global int *count, global int *order) {
+  while (atomic_cmpxchg(lock, 0, 1) != 0)
+    ;
+  const int k = atomic_add(count, 0);
+  order[k] = get_global_id(0);
+  atomic_xchg(count, k + 1);
+  atomic_xchg(lock, 0);
+}
