@@ -8,6 +8,12 @@
 // by the address of a harmless sink, so the access itself runs unchanged and
 // nothing outside the kernel's memory is touched. Kernels built without
 // checks contain none of this and pay nothing.
+//
+// Defined in check.cpp (the session, the entry of a checked access, the
+// reports), check_bounds.cpp (bounds and alignment), check_uninit.cpp
+// (uninitialised memory) and check_races.cpp (races); the instructions in
+// exec_check.cpp (with the division, barrier and sub-group checks) and
+// exec_undef.cpp (the register shadows).
 #pragma once
 
 #include "runtime/bytecode.h"
@@ -128,6 +134,8 @@ enum class FindingKind : std::uint8_t {
   DataRace,           // conflicting accesses of two work-items between barriers
 };
 std::string_view findingName(FindingKind kind);
+// "global", "constant", "local", "private", "generic".
+std::string_view spaceName(CheckSite::Space space);
 
 // The race check on global memory identifies each access by a token: every
 // epoch of a work-group (its run from the start or from a barrier that
@@ -216,6 +224,10 @@ private:
     CheckSite::Space space;
   };
   class GlobalAccessLog;
+  // Under the race check: the process's record of global memory, taken for
+  // this launch (globalLog_, firstToken_) and given back.
+  void openGlobalLog();
+  void closeGlobalLog();
   // Which memory a lane's address is in (generic pointers resolved).
   std::string privateOwner(const ExecutionState &s, std::uint64_t address, std::uint64_t bytes,
                            const MemoryRange *nearest) const;
@@ -255,6 +267,11 @@ private:
   bool storesSameValue(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                        std::uint64_t address, std::uint64_t bytes, std::uint32_t other,
                        std::uint32_t otherSite) const;
+  // The race check of one lane's access of __local (checkRace) or global
+  // memory (checkGlobalRace).
+  void checkLaneRaces(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
+                      std::uint64_t address, std::uint64_t bytes, bool write,
+                      CheckSite::Space space);
   template <std::uint64_t Bytes> // 0: `bytes` bytes
   void checkRace(const ExecutionState &s, std::uint32_t lane, std::uint32_t site,
                  std::uint64_t address, std::uint64_t bytes, bool write);

@@ -4,6 +4,8 @@
 // runtime/exec_convert.cpp.
 #include "spirv/lowering.h"
 
+#include "builtins/geometric.h"
+
 namespace lanewise::spirv::lowering {
 
 // The conversions between numbers (and pointers and integers), which one
@@ -300,6 +302,37 @@ bool KernelLowering::lowerArithmetic(const Instruction &instruction) {
     return true;
   default:
     return false;
+  }
+}
+
+// Integers of arbitrary width, kept zero-extended in the next wider register.
+
+void KernelLowering::truncateNarrow(const Value &value) {
+  if (!value.narrowBits || value.kind != Value::Kind::Register || value.scalar == Scalar::Bool)
+    return;
+  const uint32_t mask =
+      splatConstant(value, (static_cast<unsigned __int128>(1) << value.narrowBits) - 1);
+  emit(runtime::binaryHandler(runtime::BinaryOp::BitwiseAnd, value.scalar,
+                              Shape{value.varying, {value.varying, false}}),
+       value.offset, {value.offset, mask}, value.components);
+}
+
+void KernelLowering::checkNarrowOperation(const Value &operand, const Instruction &instruction) {
+  if (!operand.narrowBits)
+    return;
+  switch (instruction.opcode) {
+  case spv::OpSDiv:
+  case spv::OpSRem:
+  case spv::OpSMod:
+  case spv::OpShiftRightArithmetic:
+  case spv::OpSGreaterThan:
+  case spv::OpSGreaterThanEqual:
+  case spv::OpSLessThan:
+  case spv::OpSLessThanEqual:
+    fail(instruction, "signed operations on " + std::to_string(operand.narrowBits) +
+                          "-bit integers are not supported");
+  default:
+    break;
   }
 }
 

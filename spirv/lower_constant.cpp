@@ -3,7 +3,10 @@
 // kernel is built.
 #include "spirv/lowering.h"
 
+#include "spirv/names.h"
+
 #include <cstring>
+#include <span>
 
 namespace lanewise::spirv::lowering {
 
@@ -369,6 +372,66 @@ std::optional<std::string> KernelLowering::constantString(uint32_t id) {
   const char *begin = reinterpret_cast<const char *>(bytes.data()) + pointer->second;
   const char *end = reinterpret_cast<const char *>(bytes.data()) + bytes.size();
   return std::string(begin, std::find(begin, end, '\0'));
+}
+
+// ---------------------------------------------------------------------------
+// Constants in registers.
+
+Value KernelLowering::constantValue(uint32_t id) {
+  const Constant *constant = module_.constant(id);
+  Value value = makeValue(constant->type, false);
+  fillConstant(value, constant->type, id);
+  return value;
+}
+
+void KernelLowering::fillConstant(const Value &value, uint32_t typeId, uint32_t constantId) {
+  std::vector<std::byte> memory(byteSize(module_, typeId));
+  writeConstant(ConstantContext{module_, options_.specializations, &globals_}, constantId,
+                memory.data());
+  fillFromMemory(value, typeId, memory.data());
+}
+
+void KernelLowering::fillFromMemory(const Value &value, uint32_t typeId, const std::byte *memory) {
+  const Type &type = typeOf(module_, typeId);
+  if (value.kind == Value::Kind::Aggregate) {
+    if (type.kind == Type::Kind::Struct) {
+      const std::vector<uint64_t> offsets = memberOffsets(module_, typeId);
+      for (size_t i = 0; i < value.members.size(); ++i)
+        fillFromMemory(value.members[i], type.members[i], memory + offsets[i]);
+    } else {
+      const uint64_t stride = byteSize(module_, type.element);
+      for (size_t i = 0; i < value.members.size(); ++i)
+        fillFromMemory(value.members[i], type.element, memory + i * stride);
+    }
+    return;
+  }
+  // A component's register may be wider than its memory image: integers
+  // of arbitrary width (i33 takes 5 bytes) are kept zero-extended in the
+  // next wider register type.
+  const uint32_t componentType = type.kind == Type::Kind::Vector ? type.element : typeId;
+  const uint64_t stored = byteSize(module_, componentType);
+  const uint32_t registerBytes = value.elementBytes();
+  runtime::ConstantRegister reg;
+  reg.offset = value.offset;
+  reg.bytes.assign(size_t(value.components) * registerBytes, std::byte{0});
+  for (uint32_t c = 0; c < value.components; ++c)
+    std::memcpy(reg.bytes.data() + size_t(c) * registerBytes, memory + c * stored,
+                std::min<uint64_t>(stored, registerBytes));
+  code_.constants.push_back(std::move(reg));
+}
+
+uint32_t KernelLowering::splatConstant(const Value &like, unsigned __int128 value) {
+  Value constant = like;
+  constant.varying = false;
+  constant.offset = allocate(like.components * like.elementBytes(), false);
+  runtime::ConstantRegister reg;
+  reg.offset = constant.offset;
+  for (uint32_t c = 0; c < like.components; ++c) {
+    const auto *bytes = reinterpret_cast<const std::byte *>(&value);
+    reg.bytes.insert(reg.bytes.end(), bytes, bytes + like.elementBytes());
+  }
+  code_.constants.push_back(std::move(reg));
+  return constant.offset;
 }
 
 } // namespace lanewise::spirv::lowering

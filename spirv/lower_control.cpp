@@ -2,6 +2,10 @@
 // Block terminators and the phi copies of control-flow edges.
 #include "spirv/lowering.h"
 
+#include "spirv/names.h"
+
+#include <spirv/unified1/OpenCL.std.h>
+
 namespace lanewise::spirv::lowering {
 
 std::vector<runtime::RegisterCopy> KernelLowering::edgeCopies(uint32_t from, uint32_t to) {
@@ -264,6 +268,21 @@ void KernelLowering::findCoalescedPhis() {
       }
     }
   }
+}
+
+bool KernelLowering::needsStaging(const Block &block) const {
+  std::unordered_set<uint32_t> phis;
+  for (const Instruction &phi : block.instructions)
+    if (phi.opcode == spv::OpPhi)
+      phis.insert(phi.result);
+  for (const Instruction &phi : block.instructions) {
+    if (phi.opcode != spv::OpPhi)
+      break;
+    for (size_t k = 0; k < phi.operands.size(); k += 2)
+      if (phis.count(phi.operands[k]))
+        return true;
+  }
+  return false;
 }
 
 } // namespace lanewise::spirv::lowering

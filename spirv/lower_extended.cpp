@@ -3,6 +3,10 @@
 // functions, bound to runtime/exec_math.cpp and runtime/exec_geometric.cpp.
 #include "spirv/lowering.h"
 
+#include "builtins/geometric.h"
+#include "builtins/math.h"
+#include "spirv/names.h"
+
 #include <spirv/unified1/OpenCL.std.h>
 
 namespace lanewise::spirv::lowering {

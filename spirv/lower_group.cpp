@@ -2,6 +2,9 @@
 // Sub-group operations, bound to runtime/exec_group.cpp.
 #include "spirv/lowering.h"
 
+#include "builtins/subgroup.h"
+#include "spirv/names.h"
+
 namespace lanewise::spirv::lowering {
 
 // Sub-group operations (OpenCL C 3.0, 6.15.16, and the cl_khr_subgroup_* and

@@ -22,7 +22,11 @@
 // halves are one run. Not under checks.
 #include "spirv/lowering.h"
 
+#include "spirv/names.h"
+
 #include <spirv/unified1/OpenCL.std.h>
+
+#include <cstring>
 
 namespace lanewise::spirv::lowering {
 
@@ -902,6 +906,99 @@ bool KernelLowering::lowerVectorMemory(const Instruction &instruction, uint32_t 
   default:
     return false;
   }
+}
+
+// Module-scope and private variables, and where pointers point.
+
+Value KernelLowering::globalVariableValue(const GlobalVariable &variable, const Instruction &user) {
+  Value value;
+  value.scalar = Scalar::I64;
+  value.isPointer = true;
+  if (variable.builtin) {
+    value.kind = Value::Kind::Builtin;
+    value.builtin = *variable.builtin;
+    value.offset = wholeBuiltin;
+    return value;
+  }
+  if (variable.storageClass == spv::StorageClassInput)
+    fail(user, "Input variable %" + std::to_string(variable.id) + " is not a built-in");
+  if (variable.storageClass == spv::StorageClassWorkgroup && options_.singleItemGroups) {
+    // The work-item's own: in its private memory.
+    value.varying = true;
+    value.offset = allocate(8, true);
+    allocatePrivate(value, typeOf(module_, variable.pointerType).element, variable.id);
+    return value;
+  }
+  value.offset = allocate(8, false);
+  if (variable.storageClass == spv::StorageClassWorkgroup) {
+    const uint32_t pointee = typeOf(module_, variable.pointerType).element;
+    const uint64_t alignment = alignmentOf(module_, pointee).value_or(16);
+    uint64_t &bytes = code_.memory.workgroupBytes;
+    bytes = (bytes + alignment - 1) / alignment * alignment;
+    code_.memory.workgroupAlignment =
+        std::max(code_.memory.workgroupAlignment, static_cast<uint32_t>(alignment));
+    code_.addresses.push_back(
+        {runtime::AddressRegister::Space::Workgroup, value.offset, bytes, false});
+    const uint64_t size = byteSize(module_, pointee);
+    if (checks_)
+      checks_->localVariables.push_back({bytes, size, nameOf(variable.id)});
+    bytes += size;
+    if (checking(runtime::Check::Bounds))
+      bytes += redZone;
+    return value;
+  }
+  auto it = globals_.find(variable.id);
+  if (it == globals_.end())
+    fail(user, "module-scope variable %" + std::to_string(variable.id) + " in storage class " +
+                   storageClassName(variable.storageClass) + " is not supported");
+  code_.addresses.push_back(
+      {runtime::AddressRegister::Space::Global, value.offset, it->second, false});
+  return value;
+}
+
+void KernelLowering::allocatePrivate(const Value &pointer, uint32_t pointee, uint32_t id) {
+  const uint64_t alignment = std::max<uint64_t>(alignmentOf(module_, pointee).value_or(16), 1);
+  uint64_t &bytes = code_.memory.privateBytesPerLane;
+  bytes = (bytes + alignment - 1) / alignment * alignment;
+  // Each lane's region starts at a multiple of the largest alignment.
+  code_.memory.privateAlignment =
+      std::max(code_.memory.privateAlignment, static_cast<uint32_t>(alignment));
+  code_.addresses.push_back(
+      {runtime::AddressRegister::Space::Private, pointer.offset, bytes, pointer.varying});
+  const uint64_t size = byteSize(module_, pointee);
+  if (checks_)
+    checks_->privateVariables.push_back({bytes, size, nameOf(id)});
+  bytes += size;
+  if (checking(runtime::Check::Bounds))
+    bytes += redZone;
+  bytes = (bytes + 15) / 16 * 16;
+}
+
+bool KernelLowering::pointsToGlobal(uint32_t id, const Instruction &user) {
+  for (int depth = 0; depth < 16; ++depth) {
+    const Type &type = typeOf(module_, typeOfId(id, user));
+    if (type.kind != Type::Kind::Pointer)
+      return false;
+    if (type.storageClass == spv::StorageClassCrossWorkgroup)
+      return true;
+    const Instruction *defined = definition(id);
+    if (type.storageClass != spv::StorageClassGeneric || !defined)
+      return false;
+    switch (defined->opcode) {
+    case spv::OpPtrCastToGeneric:
+    case spv::OpBitcast:
+    case spv::OpCopyObject:
+    case spv::OpAccessChain:
+    case spv::OpInBoundsAccessChain:
+    case spv::OpPtrAccessChain:
+    case spv::OpInBoundsPtrAccessChain:
+      id = defined->idOperand(0);
+      break;
+    default:
+      return false;
+    }
+  }
+  return false;
 }
 
 } // namespace lanewise::spirv::lowering

@@ -2,6 +2,8 @@
 // printf (OpenCL.std), bound to runtime/exec_printf.cpp.
 #include "spirv/lowering.h"
 
+#include "runtime/printf.h"
+
 #include <spirv/unified1/OpenCL.std.h>
 
 namespace lanewise::spirv::lowering {

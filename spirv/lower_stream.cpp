@@ -38,6 +38,8 @@
 // instruction.
 #include "spirv/lowering.h"
 
+#include <spirv/unified1/OpenCL.std.h>
+
 #include <algorithm>
 #include <functional>
 #include <optional>

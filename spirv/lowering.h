@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// The lowering of one kernel to bytecode (spirv/lower.h), shared by its
-// files, one per instruction family as runtime/exec_*.cpp executes them:
+// The lowering of one kernel to bytecode (spirv/lower.h): the class every
+// file of it shares, KernelLowering, with the values in registers and the
+// emission of bytecode. Its members are defined one file per instruction
+// family, as runtime/exec_*.cpp executes them, and each file includes what
+// its family uses besides this header:
 //
 //   lower.cpp            the kernel: uniformity, arguments, blocks, dispatch
+//   lower_registers.cpp  register forms of types, register reuse, private
+//                        variables promoted to registers, dead values
 //   lower_arithmetic.cpp arithmetic, comparisons, conversions, selection
 //   lower_memory.cpp     variables, loads, stores, pointers, atomics, copies,
 //                        vloadn and vstoren
@@ -12,38 +17,31 @@
 //   lower_group.cpp      sub-group operations
 //   lower_printf.cpp     printf
 //   lower_control.cpp    terminators and the phi copies of edges
-//   lower_constant.cpp   constants in memory layout, constant pointers
+//   lower_constant.cpp   constants in memory layout and in registers,
+//                        constant pointers
 //   lower_affine.cpp     affine lane values (base + lane x stride) and the
 //                        loads, stores and comparisons that read them
 //   lower_stream.cpp     streamed stores: c[i] = a[i] + b[i] in one pass
+//   lower_check.cpp      the checked mode's access checks and their sites
+//   lower_undef.cpp      the register shadows of maybe-undefined values
 //
 // Private to those files.
 #pragma once
 
-#include "spirv/lower.h"
-#include "builtins/geometric.h"
-#include "builtins/math.h"
-#include "builtins/subgroup.h"
+#include "runtime/check.h"
 #include "runtime/handlers.h"
-#include "runtime/printf.h"
 #include "spirv/cfg.h"
 #include "spirv/errors.h"
-#include "spirv/inline.h"
-#include "spirv/names.h"
+#include "spirv/lower.h"
 #include "spirv/uniformity.h"
 
-#include <spirv/unified1/OpenCL.std.h>
-
-#include <algorithm>
-#include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
-#include <unordered_set>
-#include <map>
-#include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace lanewise::spirv::lowering {
@@ -151,155 +149,17 @@ private:
   }
 
   // The register form of a scalar or vector type.
-  bool scalarForm(uint32_t typeId, Scalar &scalar, uint32_t &components) const {
-    const Type &type = typeOf(module_, typeId);
-    components = 1;
-    const Type *element = &type;
-    if (type.kind == Type::Kind::Vector) {
-      components = type.count;
-      element = &typeOf(module_, type.element);
-    }
-    switch (element->kind) {
-    case Type::Kind::Bool:
-      scalar = Scalar::Bool;
-      return true;
-    case Type::Kind::Int:
-      switch (element->width) {
-      case 8:
-        scalar = Scalar::I8;
-        return true;
-      case 16:
-        scalar = Scalar::I16;
-        return true;
-      case 32:
-        scalar = Scalar::I32;
-        return true;
-      case 64:
-        scalar = Scalar::I64;
-        return true;
-      default:
-        // Arbitrary-width integers (clang narrows switch selectors to them)
-        // live in the next standard width, kept zero-extended.
-        if (element->width == 0 || element->width > 128)
-          return false;
-        scalar = element->width < 8    ? Scalar::I8
-                 : element->width < 16 ? Scalar::I16
-                 : element->width < 32 ? Scalar::I32
-                 : element->width < 64 ? Scalar::I64
-                                       : Scalar::I128;
-        return true;
-      }
-    case Type::Kind::Float:
-      switch (element->width) {
-      case 16:
-        scalar = Scalar::F16;
-        return true;
-      case 32:
-        scalar = Scalar::F32;
-        return true;
-      case 64:
-        scalar = Scalar::F64;
-        return true;
-      default:
-        return false;
-      }
-    case Type::Kind::Pointer:
-    case Type::Kind::Event:
-    case Type::Kind::DeviceEvent:
-    case Type::Kind::ReserveId:
-    case Type::Kind::Queue:
-    // An image: the address of its descriptor; a sampler: its bit field; a
-    // sampled image: unused, its consumer reads the image and the sampler
-    // (runtime/image.h).
-    case Type::Kind::Image:
-    case Type::Kind::Sampler:
-    case Type::Kind::SampledImage:
-      scalar = Scalar::I64;
-      return type.kind != Type::Kind::Vector;
-    default:
-      return false;
-    }
-  }
+  bool scalarForm(uint32_t typeId, Scalar &scalar, uint32_t &components) const;
 
-  Value makeValue(uint32_t typeId, bool varying) {
-    const Type &type = typeOf(module_, typeId);
-    Value value;
-    value.varying = varying;
-    if (type.kind == Type::Kind::Struct) {
-      value.kind = Value::Kind::Aggregate;
-      for (uint32_t member : type.members)
-        value.members.push_back(makeValue(member, varying));
-      return value;
-    }
-    if (type.kind == Type::Kind::Array) {
-      value.kind = Value::Kind::Aggregate;
-      for (uint32_t i = 0; i < type.count; ++i)
-        value.members.push_back(makeValue(type.element, varying));
-      return value;
-    }
-    if (!scalarForm(typeId, value.scalar, value.components))
-      throw LoadError(LoadErrorKind::Invalid, "kernel '" + entryPoint_.name +
-                                                  "': values of type %" + std::to_string(typeId) +
-                                                  " are not supported");
-    value.isPointer = type.kind == Type::Kind::Pointer;
-    if (value.isPointer)
-      value.storage = type.storageClass;
-    {
-      const Type &element = type.kind == Type::Kind::Vector ? typeOf(module_, type.element) : type;
-      // 128-bit integers (clang -O2 reads a 16-byte union as an i128) fill
-      // their register: they are not narrow.
-      if (element.kind == Type::Kind::Int && element.width != 8 && element.width != 16 &&
-          element.width != 32 && element.width != 64 && element.width != 128)
-        value.narrowBits = element.width;
-    }
-    value.offset = allocate(value.components * value.elementBytes(), varying);
-    return value;
-  }
+  Value makeValue(uint32_t typeId, bool varying);
 
   // A uniform register holding a constant (any scalar, vector or aggregate).
-  Value constantValue(uint32_t id) {
-    const Constant *constant = module_.constant(id);
-    Value value = makeValue(constant->type, false);
-    fillConstant(value, constant->type, id);
-    return value;
-  }
+  Value constantValue(uint32_t id);
 
-  void fillConstant(const Value &value, uint32_t typeId, uint32_t constantId) {
-    std::vector<std::byte> memory(byteSize(module_, typeId));
-    writeConstant(ConstantContext{module_, options_.specializations, &globals_}, constantId,
-                  memory.data());
-    fillFromMemory(value, typeId, memory.data());
-  }
+  void fillConstant(const Value &value, uint32_t typeId, uint32_t constantId);
 
   // Registers of `value` from the memory image of a value of `typeId`.
-  void fillFromMemory(const Value &value, uint32_t typeId, const std::byte *memory) {
-    const Type &type = typeOf(module_, typeId);
-    if (value.kind == Value::Kind::Aggregate) {
-      if (type.kind == Type::Kind::Struct) {
-        const std::vector<uint64_t> offsets = memberOffsets(module_, typeId);
-        for (size_t i = 0; i < value.members.size(); ++i)
-          fillFromMemory(value.members[i], type.members[i], memory + offsets[i]);
-      } else {
-        const uint64_t stride = byteSize(module_, type.element);
-        for (size_t i = 0; i < value.members.size(); ++i)
-          fillFromMemory(value.members[i], type.element, memory + i * stride);
-      }
-      return;
-    }
-    // A component's register may be wider than its memory image: integers
-    // of arbitrary width (i33 takes 5 bytes) are kept zero-extended in the
-    // next wider register type.
-    const uint32_t componentType = type.kind == Type::Kind::Vector ? type.element : typeId;
-    const uint64_t stored = byteSize(module_, componentType);
-    const uint32_t registerBytes = value.elementBytes();
-    runtime::ConstantRegister reg;
-    reg.offset = value.offset;
-    reg.bytes.assign(size_t(value.components) * registerBytes, std::byte{0});
-    for (uint32_t c = 0; c < value.components; ++c)
-      std::memcpy(reg.bytes.data() + size_t(c) * registerBytes, memory + c * stored,
-                  std::min<uint64_t>(stored, registerBytes));
-    code_.constants.push_back(std::move(reg));
-  }
+  void fillFromMemory(const Value &value, uint32_t typeId, const std::byte *memory);
 
   // The value of an id used as an operand.
   const Value &use(uint32_t id, const Instruction &user) {
@@ -313,71 +173,11 @@ private:
     fail(user, "operand %" + std::to_string(id) + " has no value here");
   }
 
-  Value globalVariableValue(const GlobalVariable &variable, const Instruction &user) {
-    Value value;
-    value.scalar = Scalar::I64;
-    value.isPointer = true;
-    if (variable.builtin) {
-      value.kind = Value::Kind::Builtin;
-      value.builtin = *variable.builtin;
-      value.offset = wholeBuiltin;
-      return value;
-    }
-    if (variable.storageClass == spv::StorageClassInput)
-      fail(user, "Input variable %" + std::to_string(variable.id) + " is not a built-in");
-    if (variable.storageClass == spv::StorageClassWorkgroup && options_.singleItemGroups) {
-      // The work-item's own: in its private memory.
-      value.varying = true;
-      value.offset = allocate(8, true);
-      allocatePrivate(value, typeOf(module_, variable.pointerType).element, variable.id);
-      return value;
-    }
-    value.offset = allocate(8, false);
-    if (variable.storageClass == spv::StorageClassWorkgroup) {
-      const uint32_t pointee = typeOf(module_, variable.pointerType).element;
-      const uint64_t alignment = alignmentOf(module_, pointee).value_or(16);
-      uint64_t &bytes = code_.memory.workgroupBytes;
-      bytes = (bytes + alignment - 1) / alignment * alignment;
-      code_.memory.workgroupAlignment =
-          std::max(code_.memory.workgroupAlignment, static_cast<uint32_t>(alignment));
-      code_.addresses.push_back(
-          {runtime::AddressRegister::Space::Workgroup, value.offset, bytes, false});
-      const uint64_t size = byteSize(module_, pointee);
-      if (checks_)
-        checks_->localVariables.push_back({bytes, size, nameOf(variable.id)});
-      bytes += size;
-      if (checking(runtime::Check::Bounds))
-        bytes += redZone;
-      return value;
-    }
-    auto it = globals_.find(variable.id);
-    if (it == globals_.end())
-      fail(user, "module-scope variable %" + std::to_string(variable.id) + " in storage class " +
-                     storageClassName(variable.storageClass) + " is not supported");
-    code_.addresses.push_back(
-        {runtime::AddressRegister::Space::Global, value.offset, it->second, false});
-    return value;
-  }
+  Value globalVariableValue(const GlobalVariable &variable, const Instruction &user);
 
   // Lays out a variable of type `pointee` (SPIR-V id `id`) in each lane's
   // private memory; `pointer` is the register of its address.
-  void allocatePrivate(const Value &pointer, uint32_t pointee, uint32_t id) {
-    const uint64_t alignment = std::max<uint64_t>(alignmentOf(module_, pointee).value_or(16), 1);
-    uint64_t &bytes = code_.memory.privateBytesPerLane;
-    bytes = (bytes + alignment - 1) / alignment * alignment;
-    // Each lane's region starts at a multiple of the largest alignment.
-    code_.memory.privateAlignment =
-        std::max(code_.memory.privateAlignment, static_cast<uint32_t>(alignment));
-    code_.addresses.push_back(
-        {runtime::AddressRegister::Space::Private, pointer.offset, bytes, pointer.varying});
-    const uint64_t size = byteSize(module_, pointee);
-    if (checks_)
-      checks_->privateVariables.push_back({bytes, size, nameOf(id)});
-    bytes += size;
-    if (checking(runtime::Check::Bounds))
-      bytes += redZone;
-    bytes = (bytes + 15) / 16 * 16;
-  }
+  void allocatePrivate(const Value &pointer, uint32_t pointee, uint32_t id);
 
   // ---- the checked mode (runtime/check.h) ----
   std::shared_ptr<runtime::KernelChecks> checks_; // null when built without checks
@@ -390,87 +190,15 @@ private:
   // OpenCL C 3.0, 6.3.5: data of type T is aligned to sizeof(T), 3-vectors
   // to 4 components; an access that declares less (the Aligned memory
   // operand, e.g. in a packed struct) needs only that.
-  uint32_t requiredAlignment(const Value &value) const {
-    uint32_t alignment = value.elementBytes() * (value.components == 3 ? 4 : value.components);
-    if (current_ && (current_->opcode == spv::OpLoad || current_->opcode == spv::OpStore)) {
-      const size_t maskIndex = current_->opcode == spv::OpLoad ? 1 : 2;
-      if (current_->operands.size() > maskIndex + 1 &&
-          (current_->operands[maskIndex] & spv::MemoryAccessAlignedMask))
-        alignment = std::min(alignment, current_->operands[maskIndex + 1]);
-    }
-    return alignment;
-  }
-  static runtime::CheckSite::Space spaceOf(spv::StorageClass storage) {
-    using Space = runtime::CheckSite::Space;
-    switch (storage) {
-    case spv::StorageClassCrossWorkgroup:
-      return Space::Global;
-    case spv::StorageClassUniformConstant:
-      return Space::Constant;
-    case spv::StorageClassWorkgroup:
-      return Space::Local;
-    case spv::StorageClassFunction:
-      return Space::Private;
-    default:
-      return Space::Generic;
-    }
-  }
-  std::string nameOf(uint32_t id) const {
-    auto name = module_.names.find(decorated(id));
-    return name != module_.names.end() && !name->second.empty() ? name->second
-                                                                 : "%" + std::to_string(id);
-  }
+  uint32_t requiredAlignment(const Value &value) const;
+  static runtime::CheckSite::Space spaceOf(spv::StorageClass storage);
+  std::string nameOf(uint32_t id) const;
   uint32_t addSite(const Instruction &instruction, uint32_t alignment,
-                   runtime::CheckSite::Space space, bool write) {
-    runtime::CheckSite site;
-    site.opcode = opcodeName(instruction.opcode);
-    if (instruction.opcode == spv::OpExtInst && instruction.operands.size() > 1)
-      site.opcode += " " + openclStdName(instruction.operands[1]);
-    site.resultId = instruction.result;
-    if (const SourceLocation *location = module_.location(instruction);
-        location && location->known()) {
-      site.file = location->file.starts_with("./") ? location->file.substr(2) : location->file;
-      site.line = location->line;
-      site.column = location->column;
-    }
-    site.alignment = alignment;
-    site.space = space;
-    site.write = write;
-    checks_->sites.push_back(std::move(site));
-    return static_cast<uint32_t>(checks_->sites.size() - 1);
-  }
+                   runtime::CheckSite::Space space, bool write);
   // The address register an access of `bytes` bytes through `pointer` uses:
   // under the bounds or alignment check, a checked copy of `address`.
   uint32_t checkedAddress(const Value &pointer, uint32_t address, uint64_t bytes,
-                          uint32_t alignment, bool write) {
-    // The uninitialised-read check watches __local and private memory; the
-    // race check __local and global memory.
-    const spv::StorageClass storage = pointer.storage;
-    const bool generic = storage == spv::StorageClassGeneric || storage == spv::StorageClassMax;
-    const bool uninit = checking(runtime::Check::Uninit) &&
-                        (generic || storage == spv::StorageClassWorkgroup ||
-                         storage == spv::StorageClassFunction);
-    const bool races = checking(runtime::Check::Races) &&
-                       (generic || storage == spv::StorageClassWorkgroup ||
-                        storage == spv::StorageClassCrossWorkgroup);
-    if (!checking(runtime::Check::Bounds) && !checking(runtime::Check::Alignment) && !uninit &&
-        !races)
-      return address;
-    const uint32_t site = addSite(*current_, alignment, spaceOf(pointer.storage), write);
-    // A copy carries uninitialised bytes (struct padding) along: its source
-    // is not checked for them.
-    checks_->sites[site].skipsUninit = !write && (current_->opcode == spv::OpCopyMemory ||
-                                                  current_->opcode == spv::OpCopyMemorySized);
-    checks_->sites[site].writesPadding = write && bytes % 3 == 0 && alignment == bytes / 3 * 4;
-    const spv::Op op = current_->opcode;
-    checks_->sites[site].skipsRaces =
-        (op >= spv::OpAtomicLoad && op <= spv::OpAtomicXor) || op == spv::OpAtomicFlagTestAndSet ||
-        op == spv::OpAtomicFlagClear || op == spv::OpAtomicFAddEXT ||
-        op == spv::OpAtomicFMinEXT || op == spv::OpAtomicFMaxEXT;
-    const uint32_t checked = allocate(8, pointer.varying);
-    emit(runtime::checkAccessHandler(pointer.varying), checked, {address}, 1, site, bytes);
-    return checked;
-  }
+                          uint32_t alignment, bool write);
 
   // The address register of a sub-group block read or write
   // (cl_intel_subgroups): the sub-group reads or writes S elements per
@@ -478,17 +206,7 @@ private:
   // check covers the block of a whole sub-group. Each lane reaching the whole
   // block is no race among them: the block is checked for bounds and
   // alignment only.
-  uint32_t checkedBlockAddress(const Value &pointer, const Value &data, bool write) {
-    const uint64_t bytes = uint64_t(code_.subgroupSize) * accessBytes(data);
-    const size_t firstSite = checks_ ? checks_->sites.size() : 0;
-    const uint32_t address =
-        checkedAddress(pointer, pointer.offset, bytes, data.elementBytes(), write);
-    for (size_t site = firstSite; checks_ && site < checks_->sites.size(); ++site) {
-      checks_->sites[site].skipsRaces = true;
-      checks_->sites[site].skipsUninit = !write;
-    }
-    return address;
-  }
+  uint32_t checkedBlockAddress(const Value &pointer, const Value &data, bool write);
 
   // ---- the register shadow of undefined values ----
   // Under the uninit check, an undefined value is an OpUndef (at -O2 an
@@ -518,45 +236,14 @@ private:
   // shadowed loads (at most a few; more are "several").
   std::unordered_map<uint32_t, std::vector<uint32_t>> undefinedOrigins_;
   std::map<std::pair<bool, uint32_t>, uint32_t> shadowConstants_; // uniform, by (undefined, components)
-  uint32_t shadowConstant(bool undefined, uint32_t components = 1) {
-    auto [it, added] = shadowConstants_.try_emplace({undefined, components}, 0);
-    if (added) {
-      it->second = allocate(components, false);
-      code_.constants.push_back(
-          {it->second, std::vector<std::byte>(components, std::byte(undefined ? 1 : 0))});
-    }
-    return it->second;
-  }
+  uint32_t shadowConstant(bool undefined, uint32_t components = 1);
   // The number of shadow components of a value: its type's components.
   std::unordered_map<uint32_t, uint32_t> componentCounts_; // of results and constants
-  uint32_t shadowComponents(uint32_t id) const {
-    if (auto it = componentCounts_.find(id); it != componentCounts_.end())
-      return it->second;
-    if (const Constant *constant = module_.constant(id)) {
-      const Type &type = typeOf(module_, constant->type);
-      return type.kind == Type::Kind::Vector ? type.count : 1;
-    }
-    auto it = values_.find(id);
-    return it != values_.end() && it->second.kind == Value::Kind::Register ? it->second.components
-                                                                           : 1;
-  }
+  uint32_t shadowComponents(uint32_t id) const;
   // The shadow of a value that may be undefined; nullopt for a defined one.
-  std::optional<Shadow> shadowOf(uint32_t id) {
-    if (undefinedIds_.count(id)) {
-      const uint32_t components = shadowComponents(id);
-      return Shadow{shadowConstant(true, components), false, components};
-    }
-    auto it = undefShadow_.find(id);
-    if (it == undefShadow_.end())
-      return std::nullopt;
-    return Shadow{it->second, true, shadowComponents(id)};
-  }
+  std::optional<Shadow> shadowOf(uint32_t id);
   // The shadow of any operand: a defined one's is a constant 0.
-  Shadow shadowOrDefined(uint32_t id, uint32_t components) {
-    if (auto shadow = shadowOf(id))
-      return *shadow;
-    return Shadow{shadowConstant(false, components), false, components};
-  }
+  Shadow shadowOrDefined(uint32_t id, uint32_t components);
   // The shadow `from` (element bytes `fromBytes`) as `components`
   // components of `toBytes` bytes over the same bytes (a bitcast), or, with
   // `toBytes` 0, reduced to one component or one component given to all.
@@ -581,15 +268,7 @@ private:
   void emitShadow(const Instruction &instruction, uint32_t shadow);
   // Reports the active lanes for which `id`, used by `user` as `use`, is
   // undefined.
-  void checkDefined(uint32_t id, const Instruction &user, runtime::UndefinedUse use) {
-    if (!maybeUndefined_.count(id))
-      return;
-    const Shadow shadow = *shadowOf(id);
-    const uint32_t site = addSite(user, 0, runtime::CheckSite::Space::Generic, false);
-    checks_->sites[site].origin = originOf(id);
-    emit(runtime::checkUndefinedHandler(), 0, {shadow.offset}, shadow.components, site,
-         (shadow.varying ? 1u : 0u) | uint64_t(use) << 8);
-  }
+  void checkDefined(uint32_t id, const Instruction &user, runtime::UndefinedUse use);
 
   // ---- emission ----
   const Instruction *current_ = nullptr; // the SPIR-V instruction being lowered
@@ -713,46 +392,14 @@ private:
   std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> sampledImages_;
 
   // A uniform register holding `value` in every component of `like`'s form.
-  uint32_t splatConstant(const Value &like, unsigned __int128 value) {
-    Value constant = like;
-    constant.varying = false;
-    constant.offset = allocate(like.components * like.elementBytes(), false);
-    runtime::ConstantRegister reg;
-    reg.offset = constant.offset;
-    for (uint32_t c = 0; c < like.components; ++c) {
-      const auto *bytes = reinterpret_cast<const std::byte *>(&value);
-      reg.bytes.insert(reg.bytes.end(), bytes, bytes + like.elementBytes());
-    }
-    code_.constants.push_back(std::move(reg));
-    return constant.offset;
-  }
+  uint32_t splatConstant(const Value &like, unsigned __int128 value);
 
   // Keeps an arbitrary-width integer result zero-extended in its register.
-  void truncateNarrow(const Value &value) {
-    if (!value.narrowBits || value.kind != Value::Kind::Register || value.scalar == Scalar::Bool)
-      return;
-    const uint32_t mask =
-        splatConstant(value, (static_cast<unsigned __int128>(1) << value.narrowBits) - 1);
-    emit(runtime::binaryHandler(runtime::BinaryOp::BitwiseAnd, value.scalar,
-                                Shape{value.varying, {value.varying, false}}),
-         value.offset, {value.offset, mask}, value.components);
-  }
+  void truncateNarrow(const Value &value);
 
   // Operations that read the sign of an arbitrary-width integer are not
   // implemented: they would need it sign-extended.
-  void checkNarrowOperation(const Value &operand, const Instruction &instruction) {
-    if (!operand.narrowBits)
-      return;
-    switch (instruction.opcode) {
-    case spv::OpSDiv: case spv::OpSRem: case spv::OpSMod: case spv::OpShiftRightArithmetic:
-    case spv::OpSGreaterThan: case spv::OpSGreaterThanEqual: case spv::OpSLessThan:
-    case spv::OpSLessThanEqual:
-      fail(instruction, "signed operations on " + std::to_string(operand.narrowBits) +
-                            "-bit integers are not supported");
-    default:
-      break;
-    }
-  }
+  void checkNarrowOperation(const Value &operand, const Instruction &instruction);
   void lowerExtInst(const Instruction &instruction);
   void lowerPrintf(const Instruction &instruction);
   // A pointer whose value is known when the kernel is built: a module-scope
@@ -846,35 +493,7 @@ private:
   bool pooling_ = false;
   std::map<std::pair<uint32_t, bool>, std::vector<uint32_t>> pool_;
   std::unordered_map<uint32_t, uint32_t> localUses_; // block-local value -> uses left
-  void findBlockLocalValues() {
-    std::unordered_map<uint32_t, uint32_t> definedIn, uses;
-    std::unordered_set<uint32_t> nonLocal;
-    for (uint32_t b = 0; b < cfg_->size(); ++b)
-      for (const Instruction &instruction : cfg_->order()[b]->instructions)
-        if (instruction.result)
-          definedIn[instruction.result] = b;
-    for (uint32_t b = 0; b < cfg_->size(); ++b)
-      for (const Instruction &instruction : cfg_->order()[b]->instructions)
-        if (!isDead(instruction))
-          instruction.forEachIdOperand([&](uint32_t id) {
-            auto it = definedIn.find(id);
-            if (it == definedIn.end())
-              return;
-            if (it->second != b || instruction.opcode == spv::OpPhi ||
-                isBlockTerminator(instruction.opcode))
-              nonLocal.insert(id); // terminator uses: the block's end frees them
-            ++uses[id];
-          });
-    for (uint32_t b = 0; b < cfg_->size(); ++b)
-      for (const Instruction &instruction : cfg_->order()[b]->instructions) {
-        const uint32_t id = instruction.result;
-        if (!id || nonLocal.count(id) || !uses.count(id) || promoted_.count(id) ||
-            dead_.count(id) || instruction.opcode == spv::OpPhi ||
-            instruction.opcode == spv::OpVariable || boundWhenLowered(instruction))
-          continue;
-        localUses_[id] = uses[id];
-      }
-  }
+  void findBlockLocalValues();
   // Loop-carried values that need no copy on the back edge: a varying
   // value V defined in block B and given on the back edge from B to a phi P of
   // the same type, when nothing reads P once V is defined (in B after V,
@@ -954,14 +573,7 @@ private:
     }
     return false;
   }
-  void release(const Value &value) {
-    if (value.kind == Value::Kind::Aggregate) {
-      for (const Value &member : value.members)
-        release(member);
-    } else if (value.kind == Value::Kind::Register) {
-      pool_[{value.components * value.elementBytes(), value.varying}].push_back(value.offset);
-    }
-  }
+  void release(const Value &value);
 
   // Private variables whose address never escapes (only loaded from and
   // stored to) live in registers: a varying register holds each lane's
@@ -975,139 +587,22 @@ private:
                               : deadStores_.count(&instruction) != 0;
   }
   // How many instructions that are lowered (not dead) read each id.
-  std::unordered_map<uint32_t, uint32_t> liveUses() const {
-    std::unordered_map<uint32_t, uint32_t> uses;
-    for (uint32_t b = 0; b < cfg_->size(); ++b)
-      for (const Instruction &instruction : cfg_->order()[b]->instructions)
-        if (!isDead(instruction))
-          instruction.forEachIdOperand([&](uint32_t id) { ++uses[id]; });
-    return uses;
-  }
+  std::unordered_map<uint32_t, uint32_t> liveUses() const;
   // Private variables that are only written (an event_t that
   // wait_group_events is given, whose copies are complete when issued),
   // and pointer casts and chains used by nothing but lifetime markers and
   // waits: clang leaves both. Not under checks, which would see the
   // accesses.
-  void findDeadValues() {
-    if (checks_)
-      return;
-    std::unordered_map<uint32_t, std::vector<const Instruction *>> users;
-    for (const Block &block : flat_.blocks)
-      for (const Instruction &instruction : block.instructions)
-        instruction.forEachIdOperand([&](uint32_t id) { users[id].push_back(&instruction); });
-    auto derivesPointer = [](spv::Op op) {
-      switch (op) {
-      case spv::OpBitcast:
-      case spv::OpPtrCastToGeneric:
-      case spv::OpGenericCastToPtr:
-      case spv::OpAccessChain:
-      case spv::OpInBoundsAccessChain:
-      case spv::OpPtrAccessChain:
-      case spv::OpInBoundsPtrAccessChain:
-      case spv::OpCopyObject:
-        return true;
-      default:
-        return false;
-      }
-    };
-    auto ignored = [](spv::Op op) {
-      return op == spv::OpLifetimeStart || op == spv::OpLifetimeStop ||
-             op == spv::OpGroupWaitEvents; // a no-op: copies complete when issued
-    };
-    // Whether `id` and the pointers derived from it are only stored
-    // through (`written`) or not used at all; collects them.
-    std::function<bool(uint32_t, bool, std::vector<uint32_t> &, std::vector<const Instruction *> &)>
-        unread = [&](uint32_t id, bool written, std::vector<uint32_t> &ids,
-                     std::vector<const Instruction *> &stores) {
-          ids.push_back(id);
-          for (const Instruction *user : users[id]) {
-            if (ignored(user->opcode))
-              continue;
-            if (written && user->opcode == spv::OpStore && user->idOperand(0) == id &&
-                user->idOperand(1) != id) {
-              stores.push_back(user);
-              continue;
-            }
-            if (derivesPointer(user->opcode) && user->idOperand(0) == id &&
-                unread(user->result, written, ids, stores))
-              continue;
-            return false;
-          }
-          return true;
-        };
-    for (const Block &block : flat_.blocks)
-      for (const Instruction &instruction : block.instructions) {
-        if (!instruction.result || dead_.count(instruction.result))
-          continue;
-        const bool variable =
-            instruction.opcode == spv::OpVariable &&
-            static_cast<spv::StorageClass>(instruction.operands.at(0)) == spv::StorageClassFunction;
-        if (!variable && !derivesPointer(instruction.opcode))
-          continue;
-        std::vector<uint32_t> ids;
-        std::vector<const Instruction *> stores;
-        if (!unread(instruction.result, variable, ids, stores))
-          continue;
-        dead_.insert(ids.begin(), ids.end());
-        deadStores_.insert(stores.begin(), stores.end());
-      }
-  }
+  void findDeadValues();
   std::unordered_set<uint32_t> promotable_; // only loaded and stored whole
   std::unordered_set<uint32_t> promoted_;   // those that live in registers
-  void findPromotableVariables() {
-    std::unordered_set<uint32_t> candidates, escaped;
-    for (const Block &block : flat_.blocks)
-      for (const Instruction &instruction : block.instructions)
-        if (instruction.opcode == spv::OpVariable &&
-            static_cast<spv::StorageClass>(instruction.operands.at(0)) == spv::StorageClassFunction)
-          candidates.insert(instruction.result);
-    for (const Block &block : flat_.blocks)
-      for (const Instruction &instruction : block.instructions) {
-        size_t index = 0;
-        instruction.forEachIdOperand([&](uint32_t id) {
-          const bool pointerOperand =
-              index++ == 0 && (instruction.opcode == spv::OpLoad ||
-                               instruction.opcode == spv::OpStore ||
-                               instruction.opcode == spv::OpLifetimeStart ||
-                               instruction.opcode == spv::OpLifetimeStop);
-          if (candidates.count(id) && !pointerOperand)
-            escaped.insert(id);
-        });
-      }
-    for (uint32_t id : candidates)
-      if (!escaped.count(id)) {
-        Scalar scalar;
-        uint32_t components;
-        const uint32_t pointee = typeOf(module_, resultTypes_.at(id)).element;
-        const Type &type = typeOf(module_, pointee);
-        if (type.kind == Type::Kind::Struct || type.kind == Type::Kind::Array ||
-            scalarForm(pointee, scalar, components))
-          promotable_.insert(id);
-      }
-    // Under the uninitialised-read check, private variables stay in memory,
-    // where the check sees them.
-    if (!options_.checks.has(runtime::Check::Uninit))
-      promoted_ = promotable_;
-  }
+  void findPromotableVariables();
 
   // Phi copies are parallel: an edge must read every source before it writes
   // any phi. When no phi of the block reads another phi of the block, the
   // edges write the phis directly; otherwise they write staging registers,
   // copied into the phis when the block starts.
-  bool needsStaging(const Block &block) const {
-    std::unordered_set<uint32_t> phis;
-    for (const Instruction &phi : block.instructions)
-      if (phi.opcode == spv::OpPhi)
-        phis.insert(phi.result);
-    for (const Instruction &phi : block.instructions) {
-      if (phi.opcode != spv::OpPhi)
-        break;
-      for (size_t k = 0; k < phi.operands.size(); k += 2)
-        if (phis.count(phi.operands[k]))
-          return true;
-    }
-    return false;
-  }
+  bool needsStaging(const Block &block) const;
 
   const Module &module_;
   const EntryPoint &entryPoint_;
@@ -1142,32 +637,7 @@ private:
   // Whether `id` points to global memory: a global pointer, or a generic
   // one cast from a global pointer in this function (vstore4(v, i, p)
   // passes `p` through OpPtrCastToGeneric), through chains and casts.
-  bool pointsToGlobal(uint32_t id, const Instruction &user) {
-    for (int depth = 0; depth < 16; ++depth) {
-      const Type &type = typeOf(module_, typeOfId(id, user));
-      if (type.kind != Type::Kind::Pointer)
-        return false;
-      if (type.storageClass == spv::StorageClassCrossWorkgroup)
-        return true;
-      const Instruction *defined = definition(id);
-      if (type.storageClass != spv::StorageClassGeneric || !defined)
-        return false;
-      switch (defined->opcode) {
-      case spv::OpPtrCastToGeneric:
-      case spv::OpBitcast:
-      case spv::OpCopyObject:
-      case spv::OpAccessChain:
-      case spv::OpInBoundsAccessChain:
-      case spv::OpPtrAccessChain:
-      case spv::OpInBoundsPtrAccessChain:
-        id = defined->idOperand(0);
-        break;
-      default:
-        return false;
-      }
-    }
-    return false;
-  }
+  bool pointsToGlobal(uint32_t id, const Instruction &user);
 };
 
 

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: Apache-2.0
+// The race check (runtime/check_races.cpp) on the planted bugs of
+// cl/bugs.cl: races on __local memory without a barrier, of stores of the
+// same value or of different values; races on global memory within a
+// work-group and between work-groups, of scattered and of dense accesses
+// (recorded per 64-byte line); and dense accesses a global barrier orders.
+#include "check_fixture.h"
+
+namespace lanewise::test {
+namespace {
+
+TEST_P(CheckedMode, LocalMemoryRaceWithoutABarrier) {
+  cl_kernel k = kernel("local_race");
+  arg(k, 0, buffer(std::vector<int>(32)));
+  // Work-item 0 reads tile[1], which work-item 1 wrote with no barrier between.
+  expectFinding(run(k, {32}, {16}), "data-race", "local_race", {0, 0, 0});
+}
+
+TEST_P(CheckedMode, LocalMemoryRaceOfARowReadingOneElement) {
+  cl_kernel k = kernel("local_race_read_by_a_row");
+  arg(k, 0, buffer(std::vector<int>(16)));
+  // Work-item 0 reads its own write; work-item 1 reads tile[0], which
+  // work-item 0 wrote with no barrier between.
+  const std::vector<Finding> findings = run(k, {16}, {16});
+  expectFinding(findings, "data-race", "local_race_read_by_a_row", {1, 0, 0});
+  expectOther(findings, "local_race_read_by_a_row", "local linear id 0");
+}
+
+// A race of stores of the same value is a race (OpenCL C 3.0, 6.15.8), and
+// the report says that the values were the same; of different values, it
+// does not. The stores race in one instruction of a warp (the tiles), or in
+// two (the cell: the first store is in memory when the second is checked).
+std::vector<float> raceInput() {
+  std::vector<float> in(16);
+  for (int i = 0; i < 16; ++i)
+    in[i] = 0.5f * float(i) - 3.0f;
+  return in;
+}
+const char *const kSameValue = "both stored the same value";
+
+TEST_P(CheckedMode, LocalMemoryRaceOfStoresOfTheSameValueSaysSo) {
+  cl_kernel k = kernel("local_race_same_tile");
+  arg(k, 0, buffer(raceInput()));
+  arg(k, 1, buffer(std::vector<float>(16)));
+  const std::vector<Finding> findings = run(k, {16}, {16});
+  expectFinding(findings, "data-race", "local_race_same_tile", {1, 0, 0});
+  expectOther(findings, "local_race_same_tile", kSameValue);
+}
+
+TEST_P(CheckedMode, LocalMemoryRaceOfStoresOfDifferentValuesDoesNotSaySo) {
+  cl_kernel k = kernel("local_race_different_tiles");
+  arg(k, 0, buffer(raceInput()));
+  arg(k, 1, buffer(std::vector<float>(16)));
+  const std::vector<Finding> findings = run(k, {16}, {16});
+  expectFinding(findings, "data-race", "local_race_different_tiles", {1, 0, 0});
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings.front().message.find(kSameValue), std::string::npos)
+      << findings.front().message;
+}
+
+TEST_P(CheckedMode, LocalMemoryRaceOfTwoStatementsStoringTheSameValueSaysSo) {
+  cl_kernel k = kernel("local_race_same_cell");
+  arg(k, 0, buffer(raceInput()));
+  arg(k, 1, buffer(std::vector<float>(16)));
+  const std::vector<Finding> findings = run(k, {16}, {16});
+  expectFinding(findings, "data-race", "local_race_same_cell", {1, 0, 0});
+  expectOther(findings, "local_race_same_cell", kSameValue);
+}
+
+TEST_P(CheckedMode, GlobalMemoryRaceWithinAWorkGroup) {
+  cl_kernel k = kernel("global_race_in_group");
+  arg(k, 0, buffer(std::vector<int>(32)));
+  arg(k, 1, buffer(std::vector<int>(32)));
+  // barrier(CLK_LOCAL_MEM_FENCE) does not order global memory: work-item 0
+  // reads data[1], which work-item 1 wrote.
+  expectFinding(run(k, {32}, {16}), "data-race", "global_race_in_group", {0, 0, 0});
+}
+
+TEST_P(CheckedMode, GlobalMemoryRaceBetweenWorkGroups) {
+  cl_kernel k = kernel("global_race_between_groups");
+  arg(k, 0, buffer(std::vector<int>(32)));
+  // Work-groups run in order (LANEWISE_DETERMINISTIC): work-item 16, first
+  // of group 1, writes out[15], which work-item 15 of group 0 wrote.
+  const std::vector<Finding> findings = run(k, {32}, {16});
+  expectFinding(findings, "data-race", "global_race_between_groups", {16, 0, 0});
+  // The report names the other access: work-item 15's `out[g] = (int)g;`,
+  // two lines above the BUG line.
+  ASSERT_FALSE(findings.empty());
+  if (withDebugInfo()) {
+    const std::string otherLine =
+        "bugs.cl:" + std::to_string(markedLine("global_race_between_groups") - 2) + ":";
+    EXPECT_NE(findings.front().message.find(otherLine), std::string::npos)
+        << findings.front().message;
+  }
+}
+
+// The races of dense accesses, which the check records per 64-byte line.
+TEST_P(CheckedMode, DenseGlobalMemoryRaceBetweenWorkGroups) {
+  cl_kernel k = kernel("global_race_dense_between_groups");
+  arg(k, 0, buffer(std::vector<int>(64)));
+  // Work-item 64, first of group 1, writes out[0], which work-item 0 of
+  // group 0 wrote, by the same line of the kernel.
+  const std::vector<Finding> findings = run(k, {128}, {64});
+  expectFinding(findings, "data-race", "global_race_dense_between_groups", {64, 0, 0});
+  expectOther(findings, "global_race_dense_between_groups",
+              "local linear id 0 of work-group (0,0,0)", 0);
+  expectOther(findings, "global_race_dense_between_groups", "its access: OpStore");
+}
+
+TEST_P(CheckedMode, DenseGlobalMemoryRaceWithinAWorkGroup) {
+  cl_kernel k = kernel("global_race_dense_in_group");
+  arg(k, 0, buffer(std::vector<int>(128)));
+  arg(k, 1, buffer(std::vector<int>(128)));
+  // Work-item 0 reads data[16], which work-item 16 wrote.
+  const std::vector<Finding> findings = run(k, {128}, {64});
+  expectFinding(findings, "data-race", "global_race_dense_in_group", {0, 0, 0});
+  expectOther(findings, "global_race_dense_in_group", "local linear id 16 of the same work-group");
+}
+
+TEST_P(CheckedMode, DenseGlobalMemoryRaceOfVectors) {
+  cl_kernel k = kernel("global_race_dense_long4");
+  arg(k, 0, buffer(std::vector<cl_long>(4 * 128)));
+  arg(k, 1, buffer(std::vector<cl_long>(4 * 128)));
+  // 32-byte elements, two to a line: work-item 0 reads data[2], which
+  // work-item 2 wrote.
+  const std::vector<Finding> findings = run(k, {128}, {64});
+  expectFinding(findings, "data-race", "global_race_dense_long4", {0, 0, 0});
+  expectOther(findings, "global_race_dense_long4", "local linear id 2 of the same work-group");
+}
+
+TEST_P(CheckedMode, DenseReadOfScatteredWrites) {
+  cl_kernel k = kernel("global_race_scattered_then_dense");
+  arg(k, 0, buffer(std::vector<int>(128)));
+  arg(k, 1, buffer(std::vector<int>(128)));
+  // Work-item 0 reads its own write; work-item 1 reads data[1], which
+  // work-item 49 wrote (49 * 17 = 13 * 64 + 1).
+  const std::vector<Finding> findings = run(k, {128}, {64});
+  expectFinding(findings, "data-race", "global_race_scattered_then_dense", {1, 0, 0});
+  expectOther(findings, "global_race_scattered_then_dense",
+              "local linear id 49 of the same work-group");
+}
+
+TEST_P(CheckedMode, RaceOnAVectorOfALineSharedByInstructions) {
+  cl_kernel k = kernel("global_race_vectors_in_a_line");
+  arg(k, 0, buffer(std::vector<float>(8 * 32)));
+  arg(k, 1, buffer(std::vector<float>(4 * 32)));
+  // Work-item 16, first of group 1, writes data[125], which work-item 15
+  // of group 0 read by its second vload4, three lines above the BUG line.
+  const std::vector<Finding> findings = run(k, {32}, {16});
+  expectFinding(findings, "data-race", "global_race_vectors_in_a_line", {16, 0, 0});
+  expectOther(findings, "global_race_vectors_in_a_line", "local linear id 15 of work-group (0,0,0)",
+              3);
+}
+
+TEST_P(CheckedMode, RaceOnALineOfOneWorkItemsVectors) {
+  cl_kernel k = kernel("global_race_line_of_one_work_item");
+  arg(k, 0, buffer(std::vector<float>(16 * 32)));
+  arg(k, 1, buffer(std::vector<float>(4 * 32)));
+  // Work-item 16, first of group 1, writes data[241], which work-item 15
+  // of group 0 read by its first vload4, four lines above the BUG line.
+  const std::vector<Finding> findings = run(k, {32}, {16});
+  expectFinding(findings, "data-race", "global_race_line_of_one_work_item", {16, 0, 0});
+  expectOther(findings, "global_race_line_of_one_work_item",
+              "local linear id 15 of work-group (0,0,0)", 4);
+}
+
+TEST_P(CheckedMode, DenseAccessesOrderedByAGlobalBarrier) {
+  cl_kernel k = kernel("dense_ordered_by_a_global_barrier");
+  cl_mem data = buffer(std::vector<int>(128)), out = buffer(std::vector<int>(128, -1));
+  arg(k, 0, data);
+  arg(k, 1, out);
+  // Twice: the second launch finds the first's record, which is older.
+  EXPECT_TRUE(run(k, {128}, {64}).empty());
+  EXPECT_TRUE(run(k, {128}, {64}).empty());
+  const std::vector<int> got = readInts(out, 128);
+  for (int g = 0; g < 128; ++g)
+    EXPECT_EQ(got[g], g % 64 < 48 ? g + 16 : -1) << "work-item " << g;
+}
+
+TEST_P(CheckedMode, EveryWorkItemWritingOneElementRaces) {
+  cl_kernel k = kernel("every_work_item_writes_one_element");
+  arg(k, 0, buffer(iota(16, 0)));
+  arg(k, 1, buffer(std::vector<int>(1)));
+  // One address for the whole warp: work-item 1 writes what work-item 0 wrote.
+  expectFinding(run(k, {16}, {16}), "data-race", "every_work_item_writes_one_element", {1, 0, 0});
+}
+
+} // namespace
+} // namespace lanewise::test
