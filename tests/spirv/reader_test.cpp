@@ -125,9 +125,20 @@ TEST(Reader, RejectsAVersionWordOfTheWrongForm) {
   expectError(load(words), LoadErrorKind::Malformed, "is not of the form 0x00MMmm00");
 }
 
+TEST(Reader, AcceptsEveryVersionTheDeviceReports) {
+  std::vector<uint32_t> words = kernelWords("version15.spv");
+  for (uint32_t minor = 0; minor <= 6; ++minor) {
+    words[1] = 0x00010000 | minor << 8;
+    const LoadResult result = load(words);
+    EXPECT_TRUE(result.ok()) << "SPIR-V 1." << minor << ": " << result.log;
+  }
+}
+
 TEST(Reader, RejectsAVersionNewerThanTheDeviceReports) {
-  expectError(load(kernelWords("version15.spv")), LoadErrorKind::Invalid,
-              "SPIR-V 1.5 is not supported: Lanewise accepts SPIR-V 1.0 to 1.4");
+  std::vector<uint32_t> words = kernelWords("version15.spv");
+  words[1] = 0x00010700;
+  expectError(load(words), LoadErrorKind::Invalid,
+              "SPIR-V 1.7 is not supported: Lanewise accepts SPIR-V 1.0 to 1.6");
 }
 
 TEST(Reader, RejectsInstructionsAfterTheFunctions) {
