@@ -24,6 +24,17 @@ uint32_t KernelLowering::requiredAlignment(const Value &value) const {
     if (current_->operands.size() > maskIndex + 1 &&
         (current_->operands[maskIndex] & spv::MemoryAccessAlignedMask))
       alignment = std::min(alignment, current_->operands[maskIndex + 1]);
+    // A load or store of a whole struct or array takes the alignment of its
+    // type: a CPacked struct's is one, its members packed without padding
+    // (SPIR-V 3.20, CPacked), whatever each member's own type needs.
+    const uint32_t accessed = current_->opcode == spv::OpLoad ? current_->resultType
+                              : resultTypes_.count(current_->idOperand(1))
+                                  ? resultTypes_.at(current_->idOperand(1))
+                                  : 0;
+    const Type *type = accessed ? module_.type(accessed) : nullptr;
+    if (type && (type->kind == Type::Kind::Struct || type->kind == Type::Kind::Array))
+      if (const auto aggregate = alignmentOf(module_, accessed))
+        alignment = std::min<uint32_t>(alignment, uint32_t(std::max<uint64_t>(*aggregate, 1)));
   }
   return alignment;
 }
