@@ -76,6 +76,39 @@ kernel void lambdas(__global const float *in, __global float *out, float k) {
 }
 
 kernel void cpp_version(__global int *out) { out[0] = __OPENCL_CPP_VERSION__; }
+
+// Namespaces, constexpr, references, overloading, and templates over
+// address spaces: one function template reading through a __global, a
+// __local and a __private pointer, and through generic references.
+namespace geometry {
+constexpr int cube(int x) { return x * x * x; }
+constexpr int kOffset = cube(3); // 27, at compile time
+inline float area(float r) { return 3.0f * r * r; }
+inline int area(int w, int h) { return w * h; }
+} // namespace geometry
+
+template <typename Pointer> int sumOf(Pointer p, int n) {
+  int sum = 0;
+  for (int i = 0; i < n; ++i)
+    sum += p[i];
+  return sum;
+}
+void twiceInPlace(int &x) { x *= 2; }
+
+kernel void language(__global const int *in, __global int *out) {
+  __local int shared[4];
+  const int i = get_global_id(0);
+  if (get_local_id(0) < 4)
+    shared[get_local_id(0)] = in[get_local_id(0)] + 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int own[3] = {i, 2 * i, 3 * i};
+  int value = sumOf(in, 4) + sumOf(shared, 4) + sumOf(own, 3);
+  twiceInPlace(value);
+  out[3 * i] = value + geometry::kOffset;
+  out[3 * i + 1] = geometry::area(i, 5) + static_cast<int>(geometry::area(2.0f));
+  int &alias = out[3 * i + 2];
+  alias = geometry::cube(i);
+}
 )";
 
 // Vector swizzles of 2, 3, 4, 8 and 16 components (OpenCL C 3.0, 6.3.7:
@@ -322,12 +355,40 @@ TEST_F(CxxForOpenCL, ProgramScopeObjectsAreConstructedWhenTheProgramIsBuilt) {
   ASSERT_EQ(
       clGetProgramInfo(withConstructor, CL_PROGRAM_NUM_KERNELS, sizeof kernels, &kernels, nullptr),
       CL_SUCCESS);
-  EXPECT_EQ(kernels, 7u);
+  EXPECT_EQ(kernels, 8u);
   cl_program plain = build(kSwizzles, "-cl-std=CLC++");
   ASSERT_EQ(clGetProgramInfo(plain, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT, sizeof present, &present,
                              nullptr),
             CL_SUCCESS);
   EXPECT_EQ(present, cl_bool(CL_FALSE));
+}
+
+TEST_F(CxxForOpenCL, NamespacesConstexprReferencesOverloadsAndAddressSpaceTemplates) {
+  const int items = 12;
+  const std::vector<int> in = {4, -1, 7, 10};
+  for (const char *options : kOptions) {
+    SCOPED_TRACE(options);
+    cl_program program = build(kSource, options);
+    cl_mem out = buffer(std::vector<int>(3 * items));
+    Kernel kernel(nullptr);
+    cl_int error = CL_SUCCESS;
+    kernel.reset(clCreateKernel(program, "language", &error));
+    ASSERT_EQ(error, CL_SUCCESS);
+    cl_mem input = buffer(in);
+    ASSERT_EQ(clSetKernelArg(kernel.get(), 0, sizeof input, &input), CL_SUCCESS);
+    ASSERT_EQ(clSetKernelArg(kernel.get(), 1, sizeof out, &out), CL_SUCCESS);
+    const size_t global = items, local = 4;
+    ASSERT_EQ(clEnqueueNDRangeKernel(queue, kernel.get(), 1, nullptr, &global, &local, 0, nullptr,
+                                     nullptr),
+              CL_SUCCESS);
+    const auto got = read<int>(out, 3 * items);
+    const int inSum = 4 - 1 + 7 + 10, sharedSum = inSum + 4;
+    for (int i = 0; i < items; ++i) {
+      EXPECT_EQ(got[3 * i], 2 * (inSum + sharedSum + 6 * i) + 27) << "work-item " << i;
+      EXPECT_EQ(got[3 * i + 1], i * 5 + 12) << "work-item " << i;
+      EXPECT_EQ(got[3 * i + 2], i * i * i) << "work-item " << i;
+    }
+  }
 }
 
 TEST_F(CxxForOpenCL, LambdaPassedToATemplate) {
