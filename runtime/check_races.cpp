@@ -12,6 +12,7 @@
 #include "runtime/check.h"
 
 #include "runtime/execution.h"
+#include "runtime/handlers.h"
 
 #include <algorithm>
 #include <atomic>
@@ -340,6 +341,10 @@ namespace {
 
 // The reader of a byte of __local memory read by several work-items.
 constexpr std::uint32_t severalReaders = UINT32_MAX;
+// A writer or reader recorded before a sub-group barrier of its sub-group:
+// this bit and the sub-group's index in the work-group, in place of the
+// work-item (local linear id + 1, at most 2^16).
+constexpr std::uint32_t subgroupTag = 0x40000000u;
 
 // Whether a read of `Bytes` bytes of __local memory at `offset` by the
 // work-item `self` (local linear id + 1) changes nothing in the race record
@@ -504,16 +509,20 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
   if (address < arena || address + bytes > arena + g.localBytes)
     return;
   const std::uint32_t self = s.firstLocalIndex + lane + 1;
+  // An access of a work-item of this work-item's sub-group before that
+  // sub-group's barrier is ordered before this one.
+  const std::uint32_t ownSubgroup = subgroupTag | (self - 1) / std::max(g.subgroupSize, 1u);
+  auto ordered = [&](std::uint32_t id) { return id == ownSubgroup; };
   std::uint32_t other = 0, otherSite = 0;
   const char *what = nullptr;
   const std::uint64_t offset = address - arena;
   for (std::uint64_t b = offset; b < offset + bytes; ++b) {
     std::uint32_t &writer = g.localWriter[b], &reader = g.localReader[b];
-    if (!what && writer && writer != self) {
+    if (!what && writer && writer != self && !ordered(writer)) {
       other = writer;
       otherSite = g.localWriterSite[b];
       what = write ? "written by this work-item and by" : "read by this work-item and written by";
-    } else if (!what && write && reader && reader != self) {
+    } else if (!what && write && reader && reader != self && !ordered(reader)) {
       other = reader;
       otherSite = g.localReaderSite[b];
       what = "written by this work-item and read by";
@@ -523,7 +532,7 @@ void CheckSession::checkRace(const ExecutionState &s, std::uint32_t lane, std::u
       writer = self;
       g.localWriterSite[b] = site + 1;
     } else if (reader != self && reader != severalReaders) {
-      reader = reader == 0 ? self : severalReaders;
+      reader = reader == 0 || ordered(reader) ? self : severalReaders;
       g.localReaderSite[b] = site + 1;
     }
   }
@@ -541,7 +550,8 @@ bool CheckSession::storesSameValue(const ExecutionState &s, std::uint32_t lane, 
                                    std::uint64_t address, std::uint64_t bytes, std::uint32_t other,
                                    std::uint32_t otherSite) const {
   const CheckSite &where = code_.checks->sites[site];
-  if (!where.storedBytes || bytes > where.storedBytes || other == severalReaders)
+  if (!where.storedBytes || bytes > where.storedBytes || other == severalReaders ||
+      (other & subgroupTag))
     return false;
   auto storedBy = [&](std::uint32_t l) {
     // Little-endian: a narrower store writes the element's low bytes.
@@ -563,6 +573,11 @@ void CheckSession::reportLocalRace(const ExecutionState &s, std::uint32_t lane, 
   if (other == severalReaders)
     std::snprintf(detail, sizeof detail,
                   "local memory %s several other work-items with no barrier between", what);
+  else if (other & subgroupTag)
+    std::snprintf(detail, sizeof detail,
+                  "local memory %s a work-item of sub-group %u, with no work-group barrier "
+                  "between (a sub-group barrier orders the work-items of its own sub-group only)",
+                  what, other & ~subgroupTag);
   else
     std::snprintf(detail, sizeof detail,
                   "local memory %s work-item with local linear id %u, with no barrier between",
@@ -914,5 +929,42 @@ void CheckSession::checkGlobalRace(const ExecutionState &s, std::uint32_t lane, 
          detail + otherAccess(otherSite) + owner(s, lane, address, CheckSite::Space::Global),
          Place{address, CheckSite::Space::Global});
 }
+
+namespace {
+
+// A sub-group barrier whose fence includes __local memory, under the race
+// check (OpenCL C 3.0, 6.15.19: sub_group_barrier orders the memory
+// accesses of the work-items of the sub-group): the writer and reader of
+// each byte that a work-item of a sub-group of the active lanes recorded
+// become that sub-group's, ordered before its later accesses and still
+// racing with other sub-groups'.
+void subgroupBarrierRaces(const Instruction &, ExecutionState &s) {
+  const WorkGroupInfo &g = *s.group;
+  if (!g.localWriter || !g.localBytes)
+    return;
+  const std::uint32_t size = std::max(g.subgroupSize, 1u);
+  std::vector<bool> passing;
+  forActiveLanes(s, [&](std::uint32_t lane) {
+    const std::uint32_t subgroup = (s.firstLocalIndex + lane) / size;
+    if (subgroup >= passing.size())
+      passing.resize(subgroup + 1, false);
+    passing[subgroup] = true;
+  });
+  auto retag = [&](std::uint32_t &id) {
+    if (id == 0 || id == severalReaders || (id & subgroupTag))
+      return;
+    const std::uint32_t subgroup = (id - 1) / size;
+    if (subgroup < passing.size() && passing[subgroup])
+      id = subgroupTag | subgroup;
+  };
+  for (std::uint64_t b = 0; b < g.localBytes; ++b) {
+    retag(g.localWriter[b]);
+    retag(g.localReader[b]);
+  }
+}
+
+} // namespace
+
+Handler subgroupBarrierRacesHandler() { return &subgroupBarrierRaces; }
 
 } // namespace lanewise::runtime

@@ -404,4 +404,9 @@ enum class UndefinedUse : std::uint8_t {
 // components) is set: aux the site, immediate bit 0 a varying shadow, bits
 // 8 and up the UndefinedUse.
 Handler checkUndefinedHandler();
+
+// A sub-group barrier ordering __local memory, under the race check: the
+// accesses the active lanes' sub-groups made before it are ordered before
+// their later ones (runtime/check_races.cpp).
+Handler subgroupBarrierRacesHandler();
 } // namespace lanewise::runtime

@@ -426,8 +426,15 @@ runtime::KernelCode KernelLowering::run() {
         if (!scope)
           fail(instruction, "the execution scope must be a constant");
         emitFence(instruction, 1, 2);
-        if (!endsPiece(instruction))
-          return; // the lanes the barrier waits for run in lockstep
+        if (!endsPiece(instruction)) {
+          // The lanes the barrier waits for run in lockstep; the race check
+          // learns that it orders their __local accesses.
+          const auto semantics = module_.constantValue(instruction.idOperand(2));
+          if (checking(runtime::Check::Races) && semantics &&
+              (*semantics & spv::MemorySemanticsWorkgroupMemoryMask))
+            emit(runtime::subgroupBarrierRacesHandler(), 0, {}, 1);
+          return;
+        }
         const auto semantics = module_.constantValue(instruction.idOperand(2));
         if (!semantics)
           fail(instruction, "the memory semantics must be a constant");

@@ -556,3 +556,24 @@ kernel void correct_image_sample_clamp(read_only image2d_t image, global float4 
 }
 
 // SPDX-License-Identifier: Apache-2.0
+
+// A sub-group barrier orders the __local accesses of its own sub-group's
+// work-items (OpenCL C 3.0, 6.15.19): each sub-group reverses its elements
+// through __local memory, correctly.
+kernel void subgroup_barrier_exchange(global const int *in, global int *out) {
+  local int tmp[64];
+  const uint l = get_local_id(0), s = get_sub_group_local_id(), n = get_sub_group_size();
+  tmp[l] = in[get_global_id(0)];
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[l - s + n - 1 - s];
+}
+
+// ... and no other sub-group's: reading the next sub-group's element after a
+// sub-group barrier races.
+kernel void subgroup_barrier_across(global const int *in, global int *out) {
+  local int tmp[64];
+  const uint l = get_local_id(0);
+  tmp[l] = in[get_global_id(0)];
+  sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[(l + get_sub_group_size()) % get_local_size(0)]; // BUG
+}
