@@ -14,7 +14,7 @@
 // not round twice: fmaHalf adds the exact double product to c and rounds
 // the sum to odd before rounding it to half. The native_ and half_ forms
 // and -cl-fast-relaxed-math use the full-precision functions, which meet
-// their bounds. The tests compare with MPFR (tests/kernels/math_test.cpp).
+// their bounds. The tests compare with MPFR (tests/kernels/math_*_test.cpp).
 //
 // Adding a function: its enumerator in Math, in the group of its arity
 // (operandCount depends on the order), its case in apply1, apply2 or

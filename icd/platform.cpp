@@ -474,7 +474,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
       return CL_INVALID_VALUE; // a cl_khr_fp16 query
     // Half arithmetic and functions are computed in float or double and
     // rounded once to half, denormals included; fma is correctly rounded
-    // (tests/kernels/math_test.cpp, the MathHalf tests).
+    // (tests/kernels/math_half_test.cpp, the MathHalf tests).
     return result(
         cl_device_fp_config{CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA});
   case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
