@@ -144,8 +144,13 @@ std::string_view spaceName(CheckSite::Space space);
 // only if they are in two epochs of the same work-group.
 struct RaceEpochs {
   std::vector<std::uint32_t> starts; // ascending: the first token of each epoch, current last
-  std::uint32_t lanes = 0;           // work-items of the group
-  std::uint64_t group = 0;           // the group's linear id
+  // What began each epoch: 0 the start or a work-group barrier; for a
+  // sub-group barrier ordering global memory, the range of the sub-groups
+  // that passed it, first + 1 in the low 16 bits, last + 1 in the high.
+  std::vector<std::uint32_t> kinds;
+  std::uint32_t lanes = 0; // work-items of the group
+  std::uint32_t subgroupSize = 1;
+  std::uint64_t group = 0; // the group's linear id
   // The block of tokens the worker takes its epochs' tokens from
   // (CheckSession::beginEpoch), of which launch, and the next epoch in it.
   std::uint64_t session = 0;
@@ -191,7 +196,7 @@ public:
                    std::uint64_t address, std::uint64_t bytes);
 
   // Starts a new epoch of a work-group for the race check on global memory.
-  void beginEpoch(RaceEpochs &epochs);
+  void beginEpoch(RaceEpochs &epochs, std::uint32_t kind = 0);
   // A finding that has no address (division, barrier, sub-group).
   void report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site, FindingKind kind,
               const std::string &detail);

@@ -594,7 +594,7 @@ void CheckSession::reportLocalRace(const ExecutionState &s, std::uint32_t lane, 
          Place{address, CheckSite::Space::Local});
 }
 
-void CheckSession::beginEpoch(RaceEpochs &epochs) {
+void CheckSession::beginEpoch(RaceEpochs &epochs, std::uint32_t kind) {
   if (epochs.session != serial_) {
     epochs.session = serial_;
     epochs.block = nullptr;
@@ -628,6 +628,7 @@ void CheckSession::beginEpoch(RaceEpochs &epochs) {
   const std::uint32_t epoch = epochs.next++;
   block->groups[epoch].store(epochs.group + 1, std::memory_order_relaxed);
   epochs.starts.push_back(block->first + epoch * block->lanes);
+  epochs.kinds.push_back(kind);
 }
 
 namespace {
@@ -641,9 +642,29 @@ bool concurrent(const RaceEpochs &epochs, std::uint32_t firstToken, std::uint32_
     return false; // nobody, or an earlier launch, or this work-item
   if (other >= epochs.starts.back())
     return true; // this epoch (of this group, or of a group that started since)
-  // An earlier epoch of this group is ordered before; any other group's is not.
+  // Any other group's epoch is concurrent.
   auto after = std::upper_bound(epochs.starts.begin(), epochs.starts.end(), other);
-  return after == epochs.starts.begin() || other >= *(after - 1) + epochs.lanes;
+  if (after == epochs.starts.begin() || other >= *(after - 1) + epochs.lanes)
+    return true;
+  // An earlier epoch of this group: ordered before by a work-group barrier
+  // since, or by a sub-group barrier that both work-items' sub-group passed;
+  // the same work-item's accesses are in program order.
+  const std::size_t epoch = std::size_t(after - epochs.starts.begin()) - 1;
+  const std::uint32_t selfLane = self - epochs.starts.back(),
+                      otherLane = other - epochs.starts[epoch];
+  if (selfLane == otherLane)
+    return false;
+  const std::uint32_t size = std::max(epochs.subgroupSize, 1u);
+  const std::uint32_t subgroup = selfLane / size;
+  const bool sameSubgroup = otherLane / size == subgroup;
+  for (std::size_t e = epoch + 1; e < epochs.kinds.size(); ++e) {
+    const std::uint32_t kind = epochs.kinds[e];
+    if (kind == 0)
+      return false;
+    if (sameSubgroup && subgroup + 1 >= (kind & 0xFFFF) && subgroup + 1 <= kind >> 16)
+      return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -966,5 +987,30 @@ void subgroupBarrierRaces(const Instruction &, ExecutionState &s) {
 } // namespace
 
 Handler subgroupBarrierRacesHandler() { return &subgroupBarrierRaces; }
+
+namespace {
+
+// A sub-group barrier whose fence includes global memory, under the race
+// check: a new epoch of the work-group that orders the global accesses of
+// the active lanes' sub-groups before their later ones (concurrent()).
+void subgroupBarrierGlobalRaces(const Instruction &, ExecutionState &s) {
+  RaceEpochs *epochs = s.group->raceEpochs;
+  if (!s.check || !epochs || epochs->starts.empty())
+    return;
+  const std::uint32_t size = std::max(s.group->subgroupSize, 1u);
+  std::uint32_t first = UINT32_MAX, last = 0;
+  forActiveLanes(s, [&](std::uint32_t lane) {
+    const std::uint32_t subgroup = (s.firstLocalIndex + lane) / size;
+    first = std::min(first, subgroup);
+    last = std::max(last, subgroup);
+  });
+  if (first > last || last + 1 > 0xFFFF)
+    return;
+  s.check->beginEpoch(*epochs, (first + 1) | (last + 1) << 16);
+}
+
+} // namespace
+
+Handler subgroupBarrierGlobalRacesHandler() { return &subgroupBarrierGlobalRaces; }
 
 } // namespace lanewise::runtime

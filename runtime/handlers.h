@@ -409,4 +409,7 @@ Handler checkUndefinedHandler();
 // accesses the active lanes' sub-groups made before it are ordered before
 // their later ones (runtime/check_races.cpp).
 Handler subgroupBarrierRacesHandler();
+// The same for a sub-group barrier ordering global memory: a new race
+// epoch of the work-group, ordering only the passing sub-groups' accesses.
+Handler subgroupBarrierGlobalRacesHandler();
 } // namespace lanewise::runtime

@@ -634,12 +634,14 @@ void recordPositions(const KernelCode &code, const std::vector<ExecutionState> &
     group.localWriterSite = context.localWriterSite.data();
     group.localReaderSite = context.localReaderSite.data();
   }
-  const std::uint64_t lanes =
-      packedGroups ? packedGroups * group.groupLanes
-                   : group.localSize[0] * group.localSize[1] * group.localSize[2];
+  const std::uint64_t lanes = packedGroups
+                                  ? packedGroups * group.groupLanes
+                                  : group.localSize[0] * group.localSize[1] * group.localSize[2];
   if (raceCheck) {
     context.raceEpochs.starts.clear();
+    context.raceEpochs.kinds.clear();
     context.raceEpochs.lanes = static_cast<std::uint32_t>(lanes);
+    context.raceEpochs.subgroupSize = code.subgroupSize;
     context.raceEpochs.group = linearGroup;
     plan.check->beginEpoch(context.raceEpochs);
     group.raceEpochs = &context.raceEpochs;

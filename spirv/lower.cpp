@@ -433,6 +433,9 @@ runtime::KernelCode KernelLowering::run() {
           if (checking(runtime::Check::Races) && semantics &&
               (*semantics & spv::MemorySemanticsWorkgroupMemoryMask))
             emit(runtime::subgroupBarrierRacesHandler(), 0, {}, 1);
+          if (checking(runtime::Check::Races) && semantics &&
+              (*semantics & spv::MemorySemanticsCrossWorkgroupMemoryMask))
+            emit(runtime::subgroupBarrierGlobalRacesHandler(), 0, {}, 1);
           return;
         }
         const auto semantics = module_.constantValue(instruction.idOperand(2));

@@ -46,6 +46,35 @@ TEST_P(CheckedMode, SubgroupBarrierOrdersLocalMemoryWithinItsSubgroup) {
   expectOther(findings, "subgroup_barrier_across", "sub-group 1");
 }
 
+// And global accesses, with a global fence.
+TEST_P(CheckedMode, SubgroupBarrierOrdersGlobalMemoryWithinItsSubgroup) {
+  std::vector<int> in(64);
+  for (int i = 0; i < 64; ++i)
+    in[i] = 5 * i - 7;
+  cl_kernel exchange = kernel("subgroup_barrier_global_exchange");
+  cl_mem out = buffer(std::vector<int>(64));
+  arg(exchange, 0, buffer(in));
+  arg(exchange, 1, buffer(std::vector<int>(64)));
+  arg(exchange, 2, out);
+  EXPECT_TRUE(run(exchange, {64}, {32}).empty());
+  size_t subgroup = 0;
+  const size_t local = 32;
+  ASSERT_EQ(clGetKernelSubGroupInfo(exchange, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                    sizeof local, &local, sizeof subgroup, &subgroup, nullptr),
+            CL_SUCCESS);
+  ASSERT_GT(subgroup, 0u);
+  const std::vector<int> got = readInts(out, 64);
+  for (int i = 0; i < 64; ++i) {
+    const int s = i % int(subgroup);
+    EXPECT_EQ(got[i], in[i - s + int(subgroup) - 1 - s]) << "work-item " << i;
+  }
+  cl_kernel across = kernel("subgroup_barrier_global_across");
+  arg(across, 0, buffer(in));
+  arg(across, 1, buffer(std::vector<int>(64)));
+  arg(across, 2, buffer(std::vector<int>(64)));
+  expectFinding(run(across, {64}, {32}), "data-race", "subgroup_barrier_global_across", {0, 0, 0});
+}
+
 TEST_P(CheckedMode, LocalMemoryRaceOfARowReadingOneElement) {
   cl_kernel k = kernel("local_race_read_by_a_row");
   arg(k, 0, buffer(std::vector<int>(16)));

@@ -577,3 +577,19 @@ kernel void subgroup_barrier_across(global const int *in, global int *out) {
   sub_group_barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = tmp[(l + get_sub_group_size()) % get_local_size(0)]; // BUG
 }
+
+// The same through global memory, with a global fence.
+kernel void subgroup_barrier_global_exchange(global const int *in, global int *tmp,
+                                             global int *out) {
+  const uint g = get_global_id(0), s = get_sub_group_local_id(), n = get_sub_group_size();
+  tmp[g] = in[g];
+  sub_group_barrier(CLK_GLOBAL_MEM_FENCE);
+  out[g] = tmp[g - s + n - 1 - s];
+}
+
+kernel void subgroup_barrier_global_across(global const int *in, global int *tmp, global int *out) {
+  const uint g = get_global_id(0), l = get_local_id(0);
+  tmp[g] = in[g];
+  sub_group_barrier(CLK_GLOBAL_MEM_FENCE);
+  out[g] = tmp[g - l + (l + get_sub_group_size()) % get_local_size(0)]; // BUG
+}
