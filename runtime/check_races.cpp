@@ -19,11 +19,13 @@
 #include <bit>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <vector>
 
 namespace lanewise::runtime {
@@ -45,7 +47,11 @@ namespace lanewise::runtime {
 // launch, so what an earlier launch left is older than the current launch's
 // first token and ignored, and nothing needs clearing between launches. The
 // record is made in pieces (for 64 KiB of memory each) on first touch, and
-// dropped when the tokens run low and no launch is using it.
+// dropped when no launch is using it and either the tokens run low or the
+// record has outgrown its budget (LANEWISE_CHECK_MEMORY MiB, by default a
+// sixteenth of the machine's memory): a process that keeps allocating
+// buffers at new addresses would otherwise keep the record of every address
+// it ever used.
 class CheckSession::GlobalAccessLog {
 public:
   struct Word {
@@ -90,7 +96,7 @@ public:
   // A launch starts using the record: the first token it may be given.
   std::uint32_t open() {
     std::lock_guard lock(mutex_);
-    if (sessions_ == 0 && nextToken_ > tokenLimit / 2) {
+    if (sessions_ == 0 && (nextToken_ > tokenLimit / 2 || recordBytes() > budget())) {
       clear();
       nextToken_ = 1;
     }
@@ -206,6 +212,26 @@ private:
     void *carved = slabs_.back() + slabUsed_;
     slabUsed_ += bytes;
     return carved;
+  }
+  std::size_t recordBytes() {
+    std::lock_guard lock(slabMutex_);
+    return slabs_.size() * slabBytes;
+  }
+  // Read at each launch, so that a process may change it.
+  static std::size_t budget() {
+    if (const char *mib = std::getenv("LANEWISE_CHECK_MEMORY"); mib && *mib) {
+      char *end = nullptr;
+      const unsigned long long value = std::strtoull(mib, &end, 10);
+      if (*end == '\0')
+        return std::size_t(value) << 20;
+    }
+    static const std::size_t bytes = [] {
+      const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+      const std::size_t physical =
+          pages > 0 && pageSize > 0 ? std::size_t(pages) * std::size_t(pageSize) : 0;
+      return std::max(physical / 16, std::size_t(256) << 20);
+    }();
+    return bytes;
   }
   void clear() {
     for (std::size_t t = 0; t < tableCount; ++t)

@@ -6,8 +6,22 @@
 // (recorded per 64-byte line); and dense accesses a global barrier orders.
 #include "check_fixture.h"
 
+#include <algorithm>
+#include <fstream>
+#include <string>
+#include <sys/mman.h>
+
 namespace lanewise::test {
 namespace {
+
+// The process's resident memory (VmRSS), in KiB.
+long residentKiB() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmRSS:", 0) == 0)
+      return std::stol(line.substr(6));
+  return 0;
+}
 
 TEST_P(CheckedMode, LocalMemoryRaceWithoutABarrier) {
   cl_kernel k = kernel("local_race");
@@ -242,6 +256,45 @@ TEST_P(CheckedMode, EveryWorkItemWritingOneElementRaces) {
   arg(k, 1, buffer(std::vector<int>(1)));
   // One address for the whole warp: work-item 1 writes what work-item 0 wrote.
   expectFinding(run(k, {16}, {16}), "data-race", "every_work_item_writes_one_element", {1, 0, 0});
+}
+
+// The record of global memory is the process's and outlives launches; what
+// it holds of earlier launches is dropped once it outgrows its budget
+// (LANEWISE_CHECK_MEMORY MiB) between launches. A program that runs each
+// launch on buffers at new addresses (as the CTS's asynchronous-copy tests
+// do) kept the record of every address it ever used, and ran out of memory.
+TEST_P(CheckedMode, RecordOfEarlierLaunchesIsDroppedBeyondItsBudget) {
+  constexpr size_t slice = size_t(2) << 20, slices = 48;
+  constexpr cl_int items = cl_int(slice / (3 * sizeof(float)));
+  void *region = mmap(nullptr, slice * slices, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(region, MAP_FAILED);
+  setenv("LANEWISE_CHECK_MEMORY", "16", 1);
+  cl_kernel k = kernel("correct_vectors");
+  arg(k, 0, buffer(std::vector<float>(size_t(items) * 3, 2.0f)));
+  arg(k, 2, items);
+  long first = 0, most = 0;
+  for (size_t i = 0; i < slices; ++i) {
+    auto *bytes = static_cast<char *>(region) + i * slice;
+    cl_int err = CL_SUCCESS;
+    cl_mem out =
+        clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, slice, bytes, &err);
+    ASSERT_EQ(err, CL_SUCCESS);
+    arg(k, 1, out);
+    EXPECT_TRUE(run(k, {size_t(items)}, {}).empty());
+    EXPECT_EQ(reinterpret_cast<float *>(bytes)[3 * (items - 1) + 2], 2.0f);
+    clReleaseMemObject(out);
+    madvise(bytes, slice, MADV_DONTNEED); // the memory goes, its addresses stay used
+    const long resident = residentKiB();
+    if (i == 0)
+      first = resident;
+    most = std::max(most, resident);
+  }
+  unsetenv("LANEWISE_CHECK_MEMORY");
+  munmap(region, slice * slices);
+  // Each launch leaves a record of some MiB; kept, 48 launches' would be
+  // well over 64 MiB more than the first's.
+  EXPECT_LT(most - first, 64 * 1024) << "KiB resident after the first launch: " << first;
 }
 
 } // namespace
