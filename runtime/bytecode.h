@@ -224,8 +224,13 @@ struct AddressRegister {
   bool varying;
 };
 
-// A kernel lowered to bytecode for warps of `width` lanes.
-struct KernelCode {
+struct TierState;
+// A new kernel's tier state: interpreted, no launch yet (runtime/tier.cpp).
+std::shared_ptr<TierState> newTierState();
+
+// A kernel lowered to bytecode for warps of `width` lanes. Made shared
+// (std::make_shared), so that a background compilation keeps it alive.
+struct KernelCode : std::enable_shared_from_this<KernelCode> {
   std::string name;
   std::uint32_t width = 0;
   std::uint32_t registerBytes = 0; // per warp, a multiple of 64
@@ -268,6 +273,10 @@ struct KernelCode {
   // The source positions of instructions ("file:line:column"; [0] is
   // unknown), for the watchdog's and the crash report's "where".
   std::vector<std::string> sources{std::string()};
+
+  // Its native tier (runtime/tier.h): the launches counted towards tiering
+  // up, and the native code once compiled.
+  std::shared_ptr<TierState> tier = newTierState();
 
   // The source position of the block's first instruction that has one, or "".
   const std::string &blockSource(std::uint32_t block) const;

@@ -50,6 +50,7 @@ struct WorkGroupInfo {
 };
 
 class CheckSession;
+class NativeCode;
 class Watchdog;
 struct KernelStats;
 
@@ -94,6 +95,9 @@ struct ExecutionState {
   const Instruction *current = nullptr;
   // The kernel's statistics when LANEWISE_STATS is on (runtime/stats.h).
   KernelStats *stats = nullptr;
+  // The kernel's native code, whose block bodies run in place of their
+  // instructions (runtime/native.h); null: interpreted.
+  const NativeCode *native = nullptr;
   // Contiguous stores of the warp's lanes go past the caches (non-temporal
   // stores, ordered before the handler returns): the launch writes a
   // buffer larger than the last-level cache, whose lines would only evict

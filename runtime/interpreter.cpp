@@ -2,6 +2,7 @@
 #include "runtime/interpreter.h"
 
 #include "runtime/isa.h"
+#include "runtime/native.h"
 #include "runtime/stats.h"
 #include "runtime/watchdog.h"
 
@@ -225,7 +226,9 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
   setLowLanes(all.data(), n);
   std::uint8_t *edgeMask = control.scratchMask;
 
-  auto waitingAt = [&](std::uint32_t block) { return control.waiting + std::size_t(block) * words; };
+  auto waitingAt = [&](std::uint32_t block) {
+    return control.waiting + std::size_t(block) * words;
+  };
   auto arrive = [&](std::uint32_t block, const std::uint64_t *lanes) {
     std::uint64_t *w = waitingAt(block);
     for (std::uint32_t k = 0; k < words; ++k)
@@ -420,6 +423,7 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
     const Instruction *instruction = code.instructions.data() + block.firstInstruction;
     const Instruction *end = instruction + block.instructionCount;
     s.uniformCondition = ExecutionState::noCondition;
+    const NativeBody native = s.native ? s.native->bodies[current] : nullptr;
     if (stats) [[unlikely]] {
       KernelStats::BlockCounts &counts = stats->blocks[current];
       std::uint64_t active = 0;
@@ -428,13 +432,18 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
       counts.runs.fetch_add(1, std::memory_order_relaxed);
       counts.activeLanes.fetch_add(active, std::memory_order_relaxed);
       counts.presentLanes.fetch_add(n, std::memory_order_relaxed);
-      for (; instruction != end; ++instruction) {
-        s.current = instruction;
-        const std::uint64_t start = ticks();
-        instruction->handler(*instruction, s);
-        stats->familyTicks[static_cast<std::size_t>(instruction->family)].fetch_add(
-            ticks() - start, std::memory_order_relaxed);
-      }
+      if (native)
+        native(s);
+      else
+        for (; instruction != end; ++instruction) {
+          s.current = instruction;
+          const std::uint64_t start = ticks();
+          instruction->handler(*instruction, s);
+          stats->familyTicks[static_cast<std::size_t>(instruction->family)].fetch_add(
+              ticks() - start, std::memory_order_relaxed);
+        }
+    } else if (native) {
+      native(s);
     } else {
       for (; instruction != end; ++instruction) {
         s.current = instruction;
@@ -504,9 +513,8 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
     case Terminator::Kind::Switch: {
       const std::byte *selector = s.registers + t.condition;
       auto targetIndex = [&](std::uint32_t lane) -> std::uint32_t {
-        const std::uint64_t value =
-            loadSelector(selector + (t.conditionVarying ? lane * t.selectorBytes : 0),
-                         t.selectorBytes);
+        const std::uint64_t value = loadSelector(
+            selector + (t.conditionVarying ? lane * t.selectorBytes : 0), t.selectorBytes);
         for (std::size_t i = 0; i < t.caseValue.size(); ++i)
           if (t.caseValue[i] == value)
             return static_cast<std::uint32_t>(i + 1);
@@ -583,8 +591,7 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
       arrive(target, lanes.data());
       const std::uint32_t looping =
           focus != noFocus ? focus : ops.firstSet(lanes.data()) / subgroupSize();
-      const std::uint32_t other =
-          turns < subgroupCount() ? nextSubgroup(looping, lanes) : noFocus;
+      const std::uint32_t other = turns < subgroupCount() ? nextSubgroup(looping, lanes) : noFocus;
       if (other != noFocus) {
         ++turns;
         setFocus(other);

@@ -9,6 +9,7 @@
 #include "runtime/problems.h"
 #include "runtime/stats.h"
 #include "runtime/thread_sanitizer.h"
+#include "runtime/tier.h"
 #include "runtime/trace.h"
 #include "runtime/watchdog.h"
 
@@ -377,6 +378,8 @@ struct LaunchPlan {
   KernelStats *stats = nullptr;
   WorkerArena *arena = nullptr; // or the default arena
   bool streamingStores = false;
+  // The kernel's native code (runtime/tier.h), or null: interpreted.
+  const NativeCode *native = nullptr;
 };
 
 std::atomic<std::uint64_t> launchCounter{0};
@@ -683,6 +686,7 @@ void recordPositions(const KernelCode &code, const std::vector<ExecutionState> &
     s.backwardBranches = 0;
     s.stats = plan.stats;
     s.streamingStores = plan.streamingStores;
+    s.native = plan.native;
     LocalIds &ids = context.localIds[warp];
     ids.compute(group, s.firstLocalIndex, s.laneCount);
     for (const BuiltinRegister &builtin : code.builtins)
@@ -1131,6 +1135,7 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
   // Warps of several work-groups for the full groups, when the kernel and
   // the launch allow it; the smaller last group, if any, as usual.
   const std::uint32_t perWarp = packed && !session ? groupsPerPackedWarp(*packed, range) : 0;
+  plan.native = nativeForLaunch(code);
   KernelStats *launchStats = plan.stats;
   if (perWarp) {
     LaunchPlan packedPlan{*packed, range, arguments, {1, 1, 1}, 0, 1, perWarp,
@@ -1142,6 +1147,7 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
     packedPlan.watchdog = plan.watchdog;
     packedPlan.stats = launchStats = statsFor(*packed);
     packedPlan.streamingStores = plan.streamingStores;
+    packedPlan.native = nativeForLaunch(*packed);
     packedPlan.arena = workers;
     runUnits(packedPlan, 0, packedPlan.warpsPerRow() * plan.groups[1] * plan.groups[2]);
     // In one dimension, the smaller last group (groupsPerPackedWarp).
@@ -1154,6 +1160,10 @@ LaunchResult launch(const KernelCode &code, const NDRange &range,
   // (OpenCL C 3.0, 6.15.14.1).
   if (printfLog)
     printfLog->write();
+  if (!plan.native)
+    recordInterpretedLaunch(code, std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                      std::chrono::steady_clock::now() - started)
+                                      .count());
   if (launchStats) {
     launchStats->launches.fetch_add(1, std::memory_order_relaxed);
     launchStats->workItems.fetch_add(range.global[0] * range.global[1] * range.global[2],

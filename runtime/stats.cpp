@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runtime/stats.h"
 
+#include "runtime/tier.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -84,6 +86,8 @@ void print(const KernelStats &stats) {
       shares.push_back({stats.familyTicks[f], familyName(static_cast<Family>(f))});
   shares.push_back({total - instructionTicks, "control flow"});
   std::sort(shares.begin(), shares.end(), std::greater<>());
+  if (tierPolicy() != Tier::Interpreter)
+    text += "  tier: " + tierDescription(*stats.tier, stats.blockSources.size()) + "\n";
   text += "  interpreter time:";
   for (std::size_t i = 0; i < shares.size(); ++i)
     if (i == 0 || shares[i].first * 1000 >= total) // 0.1 % and more
@@ -103,7 +107,8 @@ void printAll() {
 } // namespace
 
 KernelStats::KernelStats(const KernelCode &code)
-    : name(code.name), blocks(std::make_unique<BlockCounts[]>(code.blocks.size())) {
+    : name(code.name), blocks(std::make_unique<BlockCounts[]>(code.blocks.size())),
+      tier(code.tier) {
   for (std::uint32_t b = 0; b < code.blocks.size(); ++b) {
     blockSources.push_back(code.blockSource(b));
     blockLabels.push_back(code.blocks[b].sourceLabel);

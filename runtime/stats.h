@@ -31,6 +31,7 @@ struct KernelStats {
   // (the rest is control flow: masks, branches, phi copies).
   std::atomic<std::uint64_t> familyTicks[familyCount] = {};
   std::atomic<std::uint64_t> warpTicks{0};
+  std::shared_ptr<TierState> tier; // the code's (runtime/tier.h), kept with the statistics
 };
 
 // Whether LANEWISE_STATS is on.

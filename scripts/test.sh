@@ -36,7 +36,7 @@ if stage sanitizers; then
   # long: docs/reliability.md has its figures.
   echo "== the API, SPIR-V, command-line and PyOpenCL tests under AddressSanitizer and UndefinedBehaviorSanitizer"
   # The build has the fuzz targets too (clang-16): the fuzz stage runs them.
-  LANEWISE_SANITIZE_TARGETS="lanewise lanewise_cli lanewise-hello lanewise-saxpy lanewise-subgroups lanewise_api_tests lanewise_icd_tests lanewise_spirv_tests lanewise_stress_tests lanewise_test_kernels spirv_module_fuzzer opencl_c_fuzzer run_description_fuzzer lanewise_fuzz_seeds" \
+  LANEWISE_SANITIZE_TARGETS="lanewise lanewise_jit lanewise_cli lanewise-hello lanewise-saxpy lanewise-subgroups lanewise_api_tests lanewise_icd_tests lanewise_spirv_tests lanewise_stress_tests lanewise_test_kernels spirv_module_fuzzer opencl_c_fuzzer run_description_fuzzer lanewise_fuzz_seeds" \
     bash "$root/scripts/sanitize.sh" address,undefined \
     -E '^(CheckedMode(\..*)?|Builds/CheckedMode|Sets/BuildOptions|package\..*)$'
 fi

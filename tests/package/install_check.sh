@@ -18,7 +18,8 @@ DESTDIR="$root" cmake --install "$build" --prefix "$prefix" >"$work/install.log"
   { cat "$work/install.log"; echo "install check: cmake --install failed"; exit 1; }
 
 for file in bin/lanewise "$libdir/liblanewise.so" "$libdir/lanewise/lanewise-llvm-spirv" \
-            "$libdir/lanewise/lanewise-compile-server" share/man/man1/lanewise.1.gz \
+            "$libdir/lanewise/lanewise-compile-server" "$libdir/lanewise/liblanewise-jit.so" \
+            share/man/man1/lanewise.1.gz \
             share/doc/lanewise/copyright share/doc/lanewise/changelog.gz; do
   [ -f "$root$prefix/$file" ] || fail "the install lacks $prefix/$file"
 done

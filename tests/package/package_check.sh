@@ -58,6 +58,7 @@ fi
 contents=$(dpkg-deb --contents "$deb" | awk '{print $NF}')
 for file in ./etc/OpenCL/vendors/lanewise.icd ./usr/bin/lanewise ".$libdir/liblanewise.so" \
             ".$libdir/lanewise/lanewise-llvm-spirv" ".$libdir/lanewise/lanewise-compile-server" \
+            ".$libdir/lanewise/liblanewise-jit.so" \
             ./usr/share/doc/lanewise/README.md ./usr/share/doc/lanewise/copyright \
             ./usr/share/doc/lanewise/changelog.gz \
             ./usr/share/doc/lanewise/CHANGELOG.md ./usr/share/doc/lanewise/cts.md \

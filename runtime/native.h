@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// The native tier: what the JIT (jit/, a module loaded on demand) is given
+// of a kernel and what it gives back.
+//
+// The JIT compiles the straight-line body of each block of a kernel's
+// bytecode; control flow between blocks stays with the warp's scheduler
+// (runWarp), which calls a block's native body where it would have run the
+// block's instructions one handler at a time. So masks, divergence,
+// barriers, the forward-progress turns, the watchdog and the crash report
+// work as in the interpreter, and a body may leave any instruction to its
+// handler (a direct call) while it computes the others itself.
+//
+// A body computes the elementwise operations it knows (NativeOp) over the
+// warp's active lanes 16 at a time: a run of such operations is one loop,
+// each value kept in a vector register from the instruction that makes it
+// to those that use it, and stored to its register for the rest of the
+// kernel. The element semantics are those of runtime/binary_ops.h, which
+// the handlers compute: both tiers give the same bits.
+#pragma once
+
+#include "runtime/bytecode.h"
+#include "runtime/handlers.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lanewise::runtime {
+
+// An instruction the JIT may compute itself, as its handler does.
+struct NativeOp {
+  enum class Kind : std::uint8_t {
+    None,   // call the handler
+    Binary, // runtime/binary_ops.h's apply<T, op> on each component
+  };
+  Kind kind = Kind::None;
+  BinaryOp binary = BinaryOp::IAdd;
+  Scalar type = Scalar::I32; // the operands' element type
+  Shape shape;
+};
+
+// A block's native body: runs the block's instructions for the active
+// lanes of `state`, as the interpreter's loop over them would.
+using NativeBody = void (*)(ExecutionState &state);
+
+// A kernel's native code: a body per block (null: interpreted), and what
+// holds them.
+class NativeCode {
+public:
+  virtual ~NativeCode() = default;
+  std::vector<NativeBody> bodies;
+  // Instructions the bodies compute themselves, and those they call the
+  // handler of, for LANEWISE_STATS.
+  std::uint32_t nativeInstructions = 0, calledInstructions = 0;
+};
+
+// The JIT module's entry (jit/jit.cpp), looked up by name when the module
+// is loaded. `ops` holds one NativeOp per instruction of `code`. Returns
+// null, with `error` set, for a kernel it cannot compile.
+using JitCompile = NativeCode *(*)(const KernelCode &code, const NativeOp *ops, std::string *error);
+inline constexpr const char *jitCompileSymbol = "lanewise_jit_compile_v1";
+
+} // namespace lanewise::runtime

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: Apache-2.0
+// The tier policy (runtime/tier.h): counting launches, loading the JIT
+// module, compiling in the background, and what the JIT may compute itself.
+#include "runtime/tier.h"
+
+#include "runtime/shapes.h"
+
+#include <tbb/task_arena.h>
+
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <string_view>
+#include <unordered_map>
+
+namespace lanewise::runtime {
+
+std::shared_ptr<TierState> newTierState() { return std::make_shared<TierState>(); }
+
+Tier tierPolicy() {
+  static const Tier tier = [] {
+    const char *value = std::getenv("LANEWISE_TIER");
+    if (!value || !*value || std::string_view(value) == "interp")
+      return Tier::Interpreter;
+    if (std::string_view(value) == "jit")
+      return Tier::Jit;
+    if (std::string_view(value) == "auto")
+      return Tier::Auto;
+    std::fprintf(stderr,
+                 "lanewise: LANEWISE_TIER=%s is not one of interp, jit, auto; kernels stay "
+                 "interpreted\n",
+                 value);
+    return Tier::Interpreter;
+  }();
+  return tier;
+}
+
+namespace {
+
+// What each handler the JIT may replace computes: the handlers of every
+// elementwise binary operation on 8- to 64-bit integers, floats and
+// doubles, for every shape, as binaryHandler hands them out in this
+// process (runtime/isa.h chooses one form per process).
+const std::unordered_map<Handler, NativeOp> &nativeOps() {
+  static const auto *table = [] {
+    auto *map = new std::unordered_map<Handler, NativeOp>();
+    using enum BinaryOp;
+    constexpr BinaryOp ops[] = {IAdd,
+                                ISub,
+                                IMul,
+                                ShiftLeftLogical,
+                                ShiftRightLogical,
+                                ShiftRightArithmetic,
+                                BitwiseAnd,
+                                BitwiseOr,
+                                BitwiseXor,
+                                FAdd,
+                                FSub,
+                                FMul,
+                                FDiv,
+                                IEqual,
+                                INotEqual,
+                                UGreaterThan,
+                                SGreaterThan,
+                                UGreaterThanEqual,
+                                SGreaterThanEqual,
+                                ULessThan,
+                                SLessThan,
+                                ULessThanEqual,
+                                SLessThanEqual,
+                                FOrdEqual,
+                                FUnordEqual,
+                                FOrdNotEqual,
+                                FUnordNotEqual,
+                                FOrdLessThan,
+                                FUnordLessThan,
+                                FOrdGreaterThan,
+                                FUnordGreaterThan,
+                                FOrdLessThanEqual,
+                                FUnordLessThanEqual,
+                                FOrdGreaterThanEqual,
+                                FUnordGreaterThanEqual,
+                                LessOrGreater,
+                                Ordered,
+                                Unordered,
+                                LogicalEqual,
+                                LogicalNotEqual,
+                                LogicalAnd,
+                                LogicalOr};
+    constexpr Scalar types[] = {Scalar::Bool, Scalar::I8,  Scalar::I16, Scalar::I32,
+                                Scalar::I64,  Scalar::F32, Scalar::F64};
+    for (BinaryOp op : ops)
+      for (Scalar type : types)
+        for (int key = 0; key < 5; ++key) {
+          Shape shape;
+          shape.result = key < 4;
+          shape.operand[0] = key & 1;
+          shape.operand[1] = key & 2;
+          if (const Handler handler = binaryHandler(op, type, shape))
+            map->emplace(handler, NativeOp{NativeOp::Kind::Binary, op, type, shape});
+        }
+    return map;
+  }();
+  return *table;
+}
+
+// The JIT module, loaded once: its entry, or null (and why).
+struct JitModule {
+  JitCompile compile = nullptr;
+  std::string failure;
+};
+
+void waitForCompiles();
+
+const JitModule &jitModule() {
+  static const JitModule module = [] {
+    JitModule loaded;
+    Dl_info self{};
+    if (!dladdr(reinterpret_cast<void *>(&newTierState), &self) || !self.dli_fname) {
+      loaded.failure = "the JIT module's folder is unknown";
+      return loaded;
+    }
+    std::string path = self.dli_fname;
+    path = path.substr(0, path.find_last_of('/') + 1) + "lanewise/liblanewise-jit.so";
+    void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      const char *why = dlerror();
+      loaded.failure = "the JIT module could not be loaded: " + std::string(why ? why : path);
+      return loaded;
+    }
+    loaded.compile = reinterpret_cast<JitCompile>(dlsym(handle, jitCompileSymbol));
+    if (!loaded.compile)
+      loaded.failure = path + " has no " + jitCompileSymbol;
+    // Registered after LLVM's own destructors were: runs before them.
+    std::atexit(waitForCompiles);
+    return loaded;
+  }();
+  return module;
+}
+
+// Compilations in the background, which the process's exit waits for.
+std::mutex compilesMutex;
+std::condition_variable compilesDone;
+unsigned compilesRunning = 0;
+
+void waitForCompiles() {
+  std::unique_lock lock(compilesMutex);
+  compilesDone.wait(lock, [] { return compilesRunning == 0; });
+}
+
+void compile(const KernelCode &code) {
+  TierState &tier = *code.tier;
+  std::string failure;
+  std::unique_ptr<NativeCode> native;
+  if (code.checks)
+    failure = "checked kernels stay interpreted";
+  else if (const JitModule &module = jitModule(); !module.compile)
+    failure = module.failure;
+  else {
+    std::vector<NativeOp> ops(code.instructions.size());
+    const auto &table = nativeOps();
+    for (std::size_t i = 0; i < ops.size(); ++i)
+      if (auto found = table.find(code.instructions[i].handler); found != table.end())
+        ops[i] = found->second;
+    try {
+      native.reset(module.compile(code, ops.data(), &failure));
+    } catch (const std::exception &error) {
+      failure = error.what();
+    }
+  }
+  std::lock_guard lock(tier.mutex);
+  if (native) {
+    tier.owned = std::move(native);
+    tier.native.store(tier.owned.get(), std::memory_order_release);
+  } else {
+    tier.failure = failure.empty() ? "the JIT did not compile it" : failure;
+  }
+}
+
+void compileInBackground(std::shared_ptr<const KernelCode> code) {
+  {
+    std::lock_guard lock(compilesMutex);
+    ++compilesRunning;
+  }
+  static tbb::task_arena *arena = new tbb::task_arena(1);
+  arena->enqueue([code = std::move(code)] {
+    compile(*code);
+    std::lock_guard lock(compilesMutex);
+    if (--compilesRunning == 0)
+      compilesDone.notify_all();
+  });
+}
+
+} // namespace
+
+const NativeCode *nativeForLaunch(const KernelCode &code) {
+  const Tier policy = tierPolicy();
+  if (policy == Tier::Interpreter)
+    return nullptr;
+  TierState &tier = *code.tier;
+  if (const NativeCode *native = tier.native.load(std::memory_order_acquire))
+    return native;
+  const std::uint32_t launches = tier.launches.fetch_add(1, std::memory_order_relaxed) + 1;
+  const bool hot = policy == Tier::Jit || launches >= hotLaunches ||
+                   tier.interpretedNanoseconds.load(std::memory_order_relaxed) >= hotNanoseconds;
+  if (!hot || tier.requested.exchange(true, std::memory_order_acq_rel))
+    return nullptr;
+  std::shared_ptr<const KernelCode> shared = code.weak_from_this().lock();
+  if (policy == Tier::Jit || !shared) {
+    compile(code);
+    return tier.native.load(std::memory_order_acquire);
+  }
+  compileInBackground(std::move(shared));
+  return nullptr;
+}
+
+void recordInterpretedLaunch(const KernelCode &code, std::uint64_t nanoseconds) {
+  if (tierPolicy() == Tier::Auto)
+    code.tier->interpretedNanoseconds.fetch_add(nanoseconds, std::memory_order_relaxed);
+}
+
+std::string tierDescription(TierState &tier, std::size_t blocks) {
+  std::lock_guard lock(tier.mutex);
+  if (const NativeCode *native = tier.owned.get()) {
+    std::size_t compiled = 0;
+    for (NativeBody body : native->bodies)
+      compiled += body != nullptr;
+    return "native: " + std::to_string(compiled) + " of " + std::to_string(blocks) + " blocks, " +
+           std::to_string(native->nativeInstructions) + " instructions computed, " +
+           std::to_string(native->calledInstructions) + " through their handlers";
+  }
+  if (!tier.failure.empty())
+    return "interpreted: " + tier.failure;
+  return "interpreted";
+}
+
+} // namespace lanewise::runtime
