@@ -16,6 +16,7 @@
 // execution.h, elementwise), so a lane that skipped the block keeps what it
 // computed earlier. Elementwise instructions with uniform results compute
 // their components once, in place.
+#include "builtins/math.h"
 #include "runtime/execution.h"
 #include "runtime/native.h"
 
@@ -30,6 +31,7 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <cmath>
 #include <cstddef>
 #include <map>
 #include <memory>
@@ -226,22 +228,170 @@ llvm::Value *apply(llvm::IRBuilder<> &b, BinaryOp op, llvm::Value *x, llvm::Valu
   }
 }
 
-// Whether the JIT computes `op` itself: what apply() knows, on the types
-// elementType() knows.
+// Whether the JIT computes `op` itself: what compute() knows, on the
+// types elementType() knows.
 bool computes(const NativeOp &op) {
-  if (op.kind != NativeOp::Kind::Binary)
-    return false;
-  switch (op.binary) {
-  case BinaryOp::UDiv:
-  case BinaryOp::SDiv:
-  case BinaryOp::UMod:
-  case BinaryOp::SRem:
-  case BinaryOp::SMod:
-  case BinaryOp::FRem:
-  case BinaryOp::FMod:
-    return false;
+  using Kind = NativeOp::Kind;
+  switch (op.kind) {
+  case Kind::Binary:
+    switch (op.binary) {
+    case BinaryOp::UDiv:
+    case BinaryOp::SDiv:
+    case BinaryOp::UMod:
+    case BinaryOp::SRem:
+    case BinaryOp::SMod:
+    case BinaryOp::FRem:
+    case BinaryOp::FMod:
+      return false;
+    default:
+      return op.type != Scalar::I128 && op.type != Scalar::F16;
+    }
+  case Kind::Math:
+  case Kind::Convert:
+  case Kind::Select:
+  case Kind::Copy:
+    return true;
   default:
-    return op.type != Scalar::I128 && op.type != Scalar::F16;
+    return false;
+  }
+}
+
+unsigned operandCount(const NativeOp &op) {
+  switch (op.kind) {
+  case NativeOp::Kind::Binary:
+    return 2;
+  case NativeOp::Kind::Math:
+    return builtins::operandCount(static_cast<builtins::Math>(op.math));
+  case NativeOp::Kind::Select:
+    return 3;
+  default:
+    return 1;
+  }
+}
+
+// The element type operand k of `op` is read as.
+llvm::Type *operandType(llvm::LLVMContext &context, const NativeOp &op, unsigned k) {
+  switch (op.kind) {
+  case NativeOp::Kind::Select:
+    return k == 0 ? llvm::Type::getInt8Ty(context) : llvm::Type::getIntNTy(context, op.bytes * 8);
+  case NativeOp::Kind::Copy:
+    return llvm::Type::getIntNTy(context, op.bytes * 8);
+  default:
+    return elementType(context, op.type);
+  }
+}
+
+llvm::Value *intrinsic(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id,
+                       std::initializer_list<llvm::Value *> operands) {
+  llvm::Value *first = *operands.begin();
+  return b.CreateIntrinsic(id, {first->getType()}, operands);
+}
+
+// builtins/math.h's apply1/2/3<F, T> for the functions NativeOp takes.
+llvm::Value *math(llvm::IRBuilder<> &b, builtins::Math function, llvm::ArrayRef<llvm::Value *> x) {
+  using builtins::Math;
+  switch (function) {
+  case Math::Fabs:
+    return intrinsic(b, llvm::Intrinsic::fabs, {x[0]});
+  case Math::Sqrt:
+    return intrinsic(b, llvm::Intrinsic::sqrt, {x[0]});
+  case Math::Rsqrt:
+    return b.CreateFDiv(llvm::ConstantFP::get(x[0]->getType(), 1.0),
+                        intrinsic(b, llvm::Intrinsic::sqrt, {x[0]}));
+  case Math::Floor:
+    return intrinsic(b, llvm::Intrinsic::floor, {x[0]});
+  case Math::Ceil:
+    return intrinsic(b, llvm::Intrinsic::ceil, {x[0]});
+  case Math::Trunc:
+    return intrinsic(b, llvm::Intrinsic::trunc, {x[0]});
+  case Math::Round:
+    return intrinsic(b, llvm::Intrinsic::round, {x[0]});
+  case Math::Rint:
+    return intrinsic(b, llvm::Intrinsic::rint, {x[0]});
+  case Math::Fma:
+    return intrinsic(b, llvm::Intrinsic::fma, {x[0], x[1], x[2]});
+  case Math::Mad: // two roundings, as the handler's x * y + z
+    return b.CreateFAdd(b.CreateFMul(x[0], x[1]), x[2]);
+  case Math::Mix:
+    return b.CreateFAdd(x[0], b.CreateFMul(b.CreateFSub(x[1], x[0]), x[2]));
+  case Math::Copysign:
+    return intrinsic(b, llvm::Intrinsic::copysign, {x[0], x[1]});
+  case Math::SMin:
+    return b.CreateSelect(b.CreateICmpSLT(x[0], x[1]), x[0], x[1]);
+  case Math::SMax:
+    return b.CreateSelect(b.CreateICmpSGT(x[0], x[1]), x[0], x[1]);
+  case Math::UMin:
+    return b.CreateSelect(b.CreateICmpULT(x[0], x[1]), x[0], x[1]);
+  case Math::UMax:
+    return b.CreateSelect(b.CreateICmpUGT(x[0], x[1]), x[0], x[1]);
+  default:
+    return nullptr;
+  }
+}
+
+// exec_convert.cpp's convertElement<From, To>(v, Default, false).
+llvm::Value *convert(llvm::IRBuilder<> &b, const NativeOp &op, llvm::Value *v) {
+  llvm::LLVMContext &context = b.getContext();
+  llvm::Type *to = elementType(context, op.to);
+  if (auto *vector = llvm::dyn_cast<llvm::VectorType>(v->getType()))
+    to = llvm::VectorType::get(to, vector);
+  const bool fromFloat = op.type == Scalar::F32 || op.type == Scalar::F64;
+  const bool toFloat = op.to == Scalar::F32 || op.to == Scalar::F64;
+  const unsigned fromBits = v->getType()->getScalarSizeInBits();
+  const unsigned toBits = to->getScalarSizeInBits();
+  if (!fromFloat && !toFloat) {
+    if (toBits < fromBits)
+      return b.CreateTrunc(v, to);
+    if (toBits > fromBits)
+      return op.fromSigned ? b.CreateSExt(v, to) : b.CreateZExt(v, to);
+    return v;
+  }
+  if (!fromFloat)
+    return op.fromSigned ? b.CreateSIToFP(v, to) : b.CreateUIToFP(v, to);
+  if (toFloat) {
+    if (toBits < fromBits)
+      return b.CreateFPTrunc(v, to);
+    if (toBits > fromBits)
+      return b.CreateFPExt(v, to);
+    return v;
+  }
+  // Float to integer: NaN gives 0; the value truncated (in double, as the
+  // handler computes it) saturates at the type's limits.
+  llvm::Type *doubles = llvm::Type::getDoubleTy(context);
+  if (auto *vector = llvm::dyn_cast<llvm::VectorType>(v->getType()))
+    doubles = llvm::VectorType::get(doubles, vector);
+  llvm::Value *wide = fromBits == 64 ? v : b.CreateFPExt(v, doubles);
+  llvm::Value *t = intrinsic(b, llvm::Intrinsic::trunc, {wide});
+  const bool sign = op.toSigned;
+  const double lowest = sign ? -std::ldexp(1.0, int(toBits) - 1) : 0.0;
+  const double limit = std::ldexp(1.0, int(toBits) - (sign ? 1 : 0));
+  llvm::Value *lowestInt = sign ? llvm::ConstantInt::get(to, llvm::APInt::getSignedMinValue(toBits))
+                                : llvm::Constant::getNullValue(to);
+  llvm::Value *maxInt = sign ? llvm::ConstantInt::get(to, llvm::APInt::getSignedMaxValue(toBits))
+                             : llvm::ConstantInt::get(to, llvm::APInt::getMaxValue(toBits));
+  llvm::Value *converted = sign ? b.CreateFPToSI(t, to) : b.CreateFPToUI(t, to);
+  llvm::Value *r =
+      b.CreateSelect(b.CreateFCmpOGE(t, llvm::ConstantFP::get(doubles, limit)), maxInt, converted);
+  r = b.CreateSelect(b.CreateFCmpOLE(t, llvm::ConstantFP::get(doubles, lowest)), lowestInt, r);
+  return b.CreateSelect(b.CreateFCmpUNO(wide, wide), llvm::Constant::getNullValue(to), r);
+}
+
+// What `op` computes from its operands' values (scalars or vectors alike).
+llvm::Value *compute(llvm::IRBuilder<> &b, const NativeOp &op, llvm::ArrayRef<llvm::Value *> x) {
+  switch (op.kind) {
+  case NativeOp::Kind::Binary:
+    return apply(b, op.binary, x[0], x[1]);
+  case NativeOp::Kind::Math:
+    return math(b, static_cast<builtins::Math>(op.math), x);
+  case NativeOp::Kind::Convert:
+    return convert(b, op, x[0]);
+  case NativeOp::Kind::Select:
+    return b.CreateSelect(b.CreateICmpNE(x[0], llvm::Constant::getNullValue(x[0]->getType())), x[1],
+                          x[2]);
+  case NativeOp::Kind::Copy:
+    return x[0];
+  default:
+    return nullptr;
   }
 }
 
@@ -281,9 +431,10 @@ public:
       const std::uint32_t at = block.firstInstruction + i;
       const NativeOp &op = ops_[at];
       if (computes(op) && op.shape.result) {
-        std::uint32_t end = i;
+        std::uint32_t end = i + 1;
         while (end < block.instructionCount && computes(ops_[block.firstInstruction + end]) &&
-               ops_[block.firstInstruction + end].shape.result)
+               ops_[block.firstInstruction + end].shape.result &&
+               joins(block.firstInstruction + i, block.firstInstruction + end))
           ++end;
         emitRun(at, block.firstInstruction + end);
         *computed += end - i;
@@ -303,6 +454,80 @@ public:
   }
 
 private:
+  // A row of registers an instruction reads or writes: one component,
+  // `width` elements of a varying register or one of a uniform one.
+  struct Row {
+    std::uint32_t start, bytes, elementBytes;
+    bool varying;
+    bool overlaps(const Row &other) const {
+      return start < other.start + other.bytes && other.start < start + bytes;
+    }
+    // Lane l of one is lane l of the other.
+    bool sameLanes(const Row &other) const {
+      return varying && other.varying && start == other.start && elementBytes == other.elementBytes;
+    }
+  };
+  void rowsOf(std::uint32_t at, std::vector<Row> &reads, std::vector<Row> &writes) const {
+    const Instruction &in = code_.instructions[at];
+    const NativeOp &op = ops_[at];
+    const std::uint32_t width = code_.width;
+    for (unsigned k = 0; k < operandCount(op); ++k) {
+      const std::uint32_t bytes = operandType(context_, op, k)->getPrimitiveSizeInBits() / 8;
+      const bool varying = op.shape.operand[k];
+      for (std::uint32_t c = 0; c < in.components; ++c) {
+        const std::uint32_t source = sourceComponent(in, op, k, c);
+        reads.push_back(
+            varying ? Row{in.operand[k] + source * width * bytes, width * bytes, bytes, true}
+                    : Row{in.operand[k] + source * bytes, bytes, bytes, false});
+      }
+    }
+    const std::uint32_t bytes = resultBytes(op);
+    for (std::uint32_t c = 0; c < in.components; ++c)
+      writes.push_back(Row{in.result + c * width * bytes, width * bytes, bytes, true});
+  }
+  // Bytes of an element of `op`'s result.
+  std::uint32_t resultBytes(const NativeOp &op) const {
+    switch (op.kind) {
+    case NativeOp::Kind::Binary:
+      return op.binary >= BinaryOp::IEqual
+                 ? 1
+                 : elementType(context_, op.type)->getPrimitiveSizeInBits() / 8;
+    case NativeOp::Kind::Convert:
+      return elementType(context_, op.to)->getPrimitiveSizeInBits() / 8;
+    case NativeOp::Kind::Select:
+    case NativeOp::Kind::Copy:
+      return op.bytes;
+    default:
+      return elementType(context_, op.type)->getPrimitiveSizeInBits() / 8;
+    }
+  }
+  // Whether instruction `next` may join the run of [first, next): a run
+  // computes its instructions lane by lane, so each lane's order is kept,
+  // but no other. Each register an instruction of the run writes may only
+  // be met again, by a read or a write, as the same lanes of the same
+  // row; a uniform read, a row of another element size or a row at another
+  // start that overlaps it would see lanes in another order than the
+  // interpreter's, one instruction over every lane after another.
+  bool joins(std::uint32_t first, std::uint32_t next) const {
+    std::vector<Row> reads, writes, nextReads, nextWrites;
+    for (std::uint32_t at = first; at < next; ++at)
+      rowsOf(at, reads, writes);
+    rowsOf(next, nextReads, nextWrites);
+    for (const Row &read : nextReads)
+      for (const Row &write : writes)
+        if (read.overlaps(write) && !read.sameLanes(write))
+          return false;
+    for (const Row &write : nextWrites) {
+      for (const Row &read : reads)
+        if (write.overlaps(read) && !write.sameLanes(read))
+          return false;
+      for (const Row &earlier : writes)
+        if (write.overlaps(earlier) && !write.sameLanes(earlier))
+          return false;
+    }
+    return true;
+  }
+
   llvm::Value *constantPointer(const void *address) {
     return llvm::ConstantExpr::getIntToPtr(
         llvm::ConstantInt::get(i64_, reinterpret_cast<std::uintptr_t>(address)), pointer_);
@@ -327,18 +552,28 @@ private:
     b_.CreateCall(handlerType_, handler, {constantPointer(&in), state_});
   }
 
+  // The component of operand k that component c of the result reads:
+  // c, or 0 for a Select's scalar condition.
+  static std::uint32_t sourceComponent(const Instruction &in, const NativeOp &op, unsigned k,
+                                       std::uint32_t c) {
+    return op.kind == NativeOp::Kind::Select && k == 0 && in.aux != 0 ? 0 : c;
+  }
+
   // An elementwise instruction with a uniform result: each component once.
   void emitUniform(std::uint32_t at) {
     const Instruction &in = code_.instructions[at];
     const NativeOp &op = ops_[at];
-    llvm::Type *type = elementType(context_, op.type);
-    const unsigned bytes = type->getPrimitiveSizeInBits() / 8;
+    const unsigned operands = operandCount(op);
     for (std::uint32_t c = 0; c < in.components; ++c) {
-      llvm::Value *x =
-          b_.CreateLoad(type, registerAt(b_.getInt64(in.operand[0] + c * bytes), type));
-      llvm::Value *y =
-          b_.CreateLoad(type, registerAt(b_.getInt64(in.operand[1] + c * bytes), type));
-      llvm::Value *r = apply(b_, op.binary, x, y);
+      llvm::Value *x[3] = {};
+      for (unsigned k = 0; k < operands; ++k) {
+        llvm::Type *type = operandType(context_, op, k);
+        const unsigned bytes = type->getPrimitiveSizeInBits() / 8;
+        x[k] = b_.CreateLoad(
+            type,
+            registerAt(b_.getInt64(in.operand[k] + sourceComponent(in, op, k, c) * bytes), type));
+      }
+      llvm::Value *r = compute(b_, op, llvm::ArrayRef<llvm::Value *>(x, operands));
       const unsigned resultBytes = r->getType()->getPrimitiveSizeInBits() / 8;
       b_.CreateStore(r, registerAt(b_.getInt64(in.result + c * resultBytes), r->getType()));
     }
@@ -439,11 +674,13 @@ private:
     for (std::uint32_t at = first; at < end; ++at) {
       const Instruction &in = code_.instructions[at];
       const NativeOp &op = ops_[at];
-      llvm::Type *type = elementType(context_, op.type);
+      const unsigned operands = operandCount(op);
       for (std::uint32_t c = 0; c < in.components; ++c) {
-        llvm::Value *x = read(in.operand[0], op.shape.operand[0], type, c);
-        llvm::Value *y = read(in.operand[1], op.shape.operand[1], type, c);
-        llvm::Value *r = apply(b_, op.binary, x, y);
+        llvm::Value *x[3] = {};
+        for (unsigned k = 0; k < operands; ++k)
+          x[k] = read(in.operand[k], op.shape.operand[k], operandType(context_, op, k),
+                      sourceComponent(in, op, k, c));
+        llvm::Value *r = compute(b_, op, llvm::ArrayRef<llvm::Value *>(x, operands));
         const unsigned bytes = r->getType()->getScalarSizeInBits() / 8;
         const std::uint32_t row = in.result + c * width * bytes;
         llvm::Value *address =

@@ -28,15 +28,25 @@
 
 namespace lanewise::runtime {
 
-// An instruction the JIT may compute itself, as its handler does.
+// An instruction the JIT may compute itself, as its handler does: an
+// elementwise operation on each component of each active lane.
 struct NativeOp {
   enum class Kind : std::uint8_t {
-    None,   // call the handler
-    Binary, // runtime/binary_ops.h's apply<T, op> on each component
+    None,    // call the handler
+    Binary,  // runtime/binary_ops.h's apply<T, binary>
+    Math,    // builtins/math.h's apply1/2/3<math, T>
+    Convert, // exec_convert.cpp's ConvertPlain<from, to> (aux 0: no decoration)
+    Select,  // operand[0] (Bool) ? operand[1] : operand[2], of `bytes` (aux: scalar condition)
+    Copy,    // operand[0]'s components, of `bytes`
   };
   Kind kind = Kind::None;
   BinaryOp binary = BinaryOp::IAdd;
-  Scalar type = Scalar::I32; // the operands' element type
+  std::uint8_t math = 0;     // builtins::Math
+  Scalar type = Scalar::I32; // the operands' element type (Convert: the source's)
+  bool fromSigned = false;   // Convert: the source is a signed integer
+  Scalar to = Scalar::I32;   // Convert: the result's element type
+  bool toSigned = false;
+  std::uint8_t bytes = 0; // Select, Copy: bytes of an element
   Shape shape;
 };
 

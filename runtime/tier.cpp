@@ -3,6 +3,7 @@
 // module, compiling in the background, and what the JIT may compute itself.
 #include "runtime/tier.h"
 
+#include "builtins/math.h"
 #include "runtime/shapes.h"
 
 #include <tbb/task_arena.h>
@@ -39,10 +40,11 @@ Tier tierPolicy() {
 
 namespace {
 
-// What each handler the JIT may replace computes: the handlers of every
-// elementwise binary operation on 8- to 64-bit integers, floats and
-// doubles, for every shape, as binaryHandler hands them out in this
-// process (runtime/isa.h chooses one form per process).
+// What each handler the JIT may replace computes: the handlers of the
+// elementwise operations the JIT knows (NativeOp), for every type and
+// shape, as the factories hand them out in this process (runtime/isa.h
+// chooses one form per process). A handler two entries share (the
+// compiler merges identical functions) computes the same bits for both.
 const std::unordered_map<Handler, NativeOp> &nativeOps() {
   static const auto *table = [] {
     auto *map = new std::unordered_map<Handler, NativeOp>();
@@ -91,16 +93,84 @@ const std::unordered_map<Handler, NativeOp> &nativeOps() {
                                 LogicalOr};
     constexpr Scalar types[] = {Scalar::Bool, Scalar::I8,  Scalar::I16, Scalar::I32,
                                 Scalar::I64,  Scalar::F32, Scalar::F64};
-    for (BinaryOp op : ops)
+    // Every shape of `operands` operands: a varying result with operands
+    // of either kind, or a uniform one.
+    auto forShapes = [](unsigned operands, auto &&add) {
+      for (unsigned key = 0; key <= (1u << operands); ++key) {
+        Shape shape;
+        shape.result = key < (1u << operands);
+        for (unsigned k = 0; k < operands; ++k)
+          shape.operand[k] = shape.result && (key >> k & 1);
+        add(shape);
+      }
+    };
+    auto add = [&](Handler handler, NativeOp op) {
+      if (handler)
+        map->emplace(handler, op);
+    };
+    for (BinaryOp binary : ops)
       for (Scalar type : types)
-        for (int key = 0; key < 5; ++key) {
-          Shape shape;
-          shape.result = key < 4;
-          shape.operand[0] = key & 1;
-          shape.operand[1] = key & 2;
-          if (const Handler handler = binaryHandler(op, type, shape))
-            map->emplace(handler, NativeOp{NativeOp::Kind::Binary, op, type, shape});
-        }
+        forShapes(2, [&](const Shape &shape) {
+          NativeOp op;
+          op.kind = NativeOp::Kind::Binary;
+          op.binary = binary;
+          op.type = type;
+          op.shape = shape;
+          add(binaryHandler(binary, type, shape), op);
+        });
+    using builtins::Math;
+    constexpr Math floatMath[] = {Math::Fabs, Math::Sqrt,  Math::Rsqrt, Math::Floor,
+                                  Math::Ceil, Math::Trunc, Math::Round, Math::Rint,
+                                  Math::Fma,  Math::Mad,   Math::Mix,   Math::Copysign};
+    constexpr Math integerMath[] = {Math::SMin, Math::SMax, Math::UMin, Math::UMax};
+    auto addMath = [&](Math function, Scalar type) {
+      forShapes(builtins::operandCount(function), [&](const Shape &shape) {
+        NativeOp op;
+        op.kind = NativeOp::Kind::Math;
+        op.math = static_cast<std::uint8_t>(function);
+        op.type = type;
+        op.shape = shape;
+        add(mathHandler(function, type, shape), op);
+      });
+    };
+    for (Math function : floatMath)
+      for (Scalar type : {Scalar::F32, Scalar::F64})
+        addMath(function, type);
+    for (Math function : integerMath)
+      for (Scalar type : {Scalar::I8, Scalar::I16, Scalar::I32, Scalar::I64})
+        addMath(function, type);
+    constexpr NumericType numeric[] = {
+        {Scalar::I8, false},  {Scalar::I8, true},  {Scalar::I16, false}, {Scalar::I16, true},
+        {Scalar::I32, false}, {Scalar::I32, true}, {Scalar::I64, false}, {Scalar::I64, true},
+        {Scalar::F32, false}, {Scalar::F64, false}};
+    for (NumericType from : numeric)
+      for (NumericType to : numeric)
+        forShapes(1, [&](const Shape &shape) {
+          NativeOp op;
+          op.kind = NativeOp::Kind::Convert;
+          op.type = from.scalar;
+          op.fromSigned = from.isSigned;
+          op.to = to.scalar;
+          op.toSigned = to.isSigned;
+          op.shape = shape;
+          add(convertHandler(from, to, Rounding::Default, false, shape), op);
+        });
+    for (std::uint8_t bytes : {1, 2, 4, 8}) {
+      forShapes(3, [&](const Shape &shape) {
+        NativeOp op;
+        op.kind = NativeOp::Kind::Select;
+        op.bytes = bytes;
+        op.shape = shape;
+        add(selectHandler(bytes, shape), op);
+      });
+      forShapes(1, [&](const Shape &shape) {
+        NativeOp op;
+        op.kind = NativeOp::Kind::Copy;
+        op.bytes = bytes;
+        op.shape = shape;
+        add(copyComponentsHandler(bytes, shape), op);
+      });
+    }
     return map;
   }();
   return *table;
