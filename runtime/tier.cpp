@@ -23,12 +23,12 @@ std::shared_ptr<TierState> newTierState() { return std::make_shared<TierState>()
 Tier tierPolicy() {
   static const Tier tier = [] {
     const char *value = std::getenv("LANEWISE_TIER");
-    if (!value || !*value || std::string_view(value) == "interp")
+    if (!value || !*value || std::string_view(value) == "auto")
+      return Tier::Auto;
+    if (std::string_view(value) == "interp")
       return Tier::Interpreter;
     if (std::string_view(value) == "jit")
       return Tier::Jit;
-    if (std::string_view(value) == "auto")
-      return Tier::Auto;
     std::fprintf(stderr,
                  "lanewise: LANEWISE_TIER=%s is not one of interp, jit, auto; kernels stay "
                  "interpreted\n",

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Which tier runs a kernel: the interpreter, or native code from the JIT
 // (runtime/native.h), chosen by LANEWISE_TIER:
-//   interp  every kernel stays interpreted (the default);
+//   auto    (the default) a kernel is compiled in the background once it
+//           proves hot (its `hotLaunches`th launch, or `hotNanoseconds` of
+//           interpreted launches), and its launches after that run the
+//           native code;
 //   jit     a kernel is compiled at its first launch, which waits for it;
-//   auto    a kernel is compiled in the background once it proves hot (its
-//           `hotLaunches`th launch, or `hotNanoseconds` of interpreted
-//           launches), and its launches after that run the native code.
+//   interp  every kernel stays interpreted.
 // The JIT module (lanewise/liblanewise-jit.so beside liblanewise.so) and LLVM are
 // loaded when the first kernel tiers up, so a process that never tiers up
 // pays nothing. A kernel the JIT cannot take, or a module that cannot be
@@ -24,8 +25,8 @@
 namespace lanewise::runtime {
 
 enum class Tier : std::uint8_t { Interpreter, Jit, Auto };
-// LANEWISE_TIER, read once (unset or unknown: the interpreter; an unknown
-// value is reported on stderr).
+// LANEWISE_TIER, read once (unset: auto; an unknown value is reported on
+// stderr, and kernels stay interpreted).
 Tier tierPolicy();
 
 inline constexpr std::uint32_t hotLaunches = 3;
