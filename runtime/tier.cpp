@@ -8,6 +8,7 @@
 
 #include <tbb/task_arena.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -210,14 +211,20 @@ const JitModule &jitModule() {
   return module;
 }
 
-// Compilations in the background, which the process's exit waits for.
+// Compilations in the background, which the process's exit waits for:
+// a compile under way finishes, one not started yet is dropped (and lets go
+// of its kernel). The wait is registered when the first compile is queued
+// and again once LLVM is loaded, so that it runs before LLVM's own
+// destructors.
 std::mutex compilesMutex;
 std::condition_variable compilesDone;
-unsigned compilesRunning = 0;
+unsigned compilesQueued = 0;
+std::atomic<bool> exiting{false};
 
 void waitForCompiles() {
+  exiting.store(true, std::memory_order_release);
   std::unique_lock lock(compilesMutex);
-  compilesDone.wait(lock, [] { return compilesRunning == 0; });
+  compilesDone.wait(lock, [] { return compilesQueued == 0; });
 }
 
 void compile(const KernelCode &code) {
@@ -250,15 +257,21 @@ void compile(const KernelCode &code) {
 }
 
 void compileInBackground(std::shared_ptr<const KernelCode> code) {
+  static const bool registered = std::atexit(waitForCompiles) == 0;
+  (void)registered;
   {
     std::lock_guard lock(compilesMutex);
-    ++compilesRunning;
+    ++compilesQueued;
   }
   static tbb::task_arena *arena = new tbb::task_arena(1);
-  arena->enqueue([code = std::move(code)] {
-    compile(*code);
+  // The kernel is let go of before the exit's wait may end.
+  auto *job = new std::shared_ptr<const KernelCode>(std::move(code));
+  arena->enqueue([job] {
+    if (!exiting.load(std::memory_order_acquire))
+      compile(**job);
+    delete job;
     std::lock_guard lock(compilesMutex);
-    if (--compilesRunning == 0)
+    if (--compilesQueued == 0)
       compilesDone.notify_all();
   });
 }
