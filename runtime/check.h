@@ -21,12 +21,14 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace lanewise::runtime {
@@ -137,11 +139,23 @@ std::string_view findingName(FindingKind kind);
 // "global", "constant", "local", "private", "generic".
 std::string_view spaceName(CheckSite::Space space);
 
+// An atomic object's record for the race check: the epochs (token ranges)
+// of the work-groups that released to it, by first token, each with the
+// order in which it was released (CheckSession::raceRelease).
+struct SyncObject {
+  struct Released {
+    std::uint32_t end, order;
+  };
+  std::map<std::uint32_t, Released> released;
+  std::uint32_t count = 0;
+};
+
 // The race check on global memory identifies each access by a token: every
 // epoch of a work-group (its run from the start or from a barrier that
 // orders global memory to the next such barrier) gets a fresh range of
 // tokens, one per work-item. Two accesses with different tokens are ordered
-// only if they are in two epochs of the same work-group.
+// only if they are in two epochs of the same work-group, or if the later
+// one's group acquired the earlier one's epoch from an atomic object.
 struct RaceEpochs {
   std::vector<std::uint32_t> starts; // ascending: the first token of each epoch, current last
   // What began each epoch: 0 the start or a work-group barrier; for a
@@ -156,6 +170,27 @@ struct RaceEpochs {
   std::uint64_t session = 0;
   struct TokenBlock *block = nullptr;
   std::uint32_t next = 0;
+  // Release and acquire between work-groups (CheckSession::raceRelease):
+  // the atomic objects this group acquired from, each with how many of the
+  // object's released epochs it saw; whether a release fence of device
+  // scope came before this group's later atomic writes; the objects its
+  // atomics read since its last acquire fence of device scope.
+  struct Acquired {
+    const SyncObject *object;
+    std::uint32_t releases;
+  };
+  std::vector<Acquired> acquired;
+  bool releaseFence = false;
+  std::vector<std::uint64_t> readAtomically;
+  std::mutex *syncMutex = nullptr; // guards the objects acquired from
+  // A new work-group: no epoch, nothing acquired.
+  void reset() {
+    starts.clear();
+    kinds.clear();
+    acquired.clear();
+    releaseFence = false;
+    readAtomically.clear();
+  }
 };
 
 // Tokens for `epochs` epochs of `lanes` work-items each (epoch e has the
@@ -197,6 +232,13 @@ public:
 
   // Starts a new epoch of a work-group for the race check on global memory.
   void beginEpoch(RaceEpochs &epochs, std::uint32_t kind = 0);
+  // Ordering between work-groups by atomics and fences of device scope
+  // (OpenCL C 3.0, 6.15.12.1; the memory model, 3.3.6 of the API spec): a
+  // release to the atomic object at `address` publishes the group's epochs
+  // so far, and those it acquired, to the object; an acquire from it
+  // orders them before the group's later accesses (RaceEpochs::acquired).
+  void raceRelease(RaceEpochs &epochs, std::uint64_t address);
+  void raceAcquire(RaceEpochs &epochs, std::uint64_t address);
   // A finding that has no address (division, barrier, sub-group).
   void report(const ExecutionState &s, std::uint32_t lane, std::uint32_t site, FindingKind kind,
               const std::string &detail);
@@ -301,6 +343,9 @@ private:
   // This launch's blocks of tokens, each a worker's, by first token.
   std::deque<TokenBlock> blocks_;
   bool tokensExhausted_ = false;
+  // The atomic objects released to in this launch, by address.
+  std::mutex syncMutex_;
+  std::unordered_map<std::uint64_t, SyncObject> syncObjects_;
   std::mutex mutex_;
   std::uint64_t suppressed_ = 0;
 };

@@ -8,7 +8,8 @@
 // writer and reader of each word or 64-byte line (GlobalAccessLog), each
 // identified by a token of a work-group's epoch between barriers that
 // order global memory (beginEpoch), for accesses within a work-group and
-// between the work-groups of a launch.
+// between the work-groups of a launch, which atomics of device scope may
+// order (raceRelease, raceAcquire).
 #include "runtime/check.h"
 
 #include "runtime/execution.h"
@@ -657,7 +658,69 @@ void CheckSession::beginEpoch(RaceEpochs &epochs, std::uint32_t kind) {
   epochs.kinds.push_back(kind);
 }
 
+// A release publishes every epoch of the group so far (an approximation:
+// the spec orders the accesses of the releasing work-item and those
+// ordered before them, such as its group's before a barrier), and what the
+// group acquired from other objects, so that acquires chain. A group's
+// epochs are published in order, so the object holds a prefix of them: the
+// walk back from the current epoch stops at the first already there.
+void CheckSession::raceRelease(RaceEpochs &epochs, std::uint64_t address) {
+  if (epochs.starts.empty())
+    return;
+  std::lock_guard lock(syncMutex_);
+  SyncObject &object = syncObjects_[address];
+  auto publish = [&](std::uint32_t first, std::uint32_t end) {
+    if (object.released.try_emplace(first, SyncObject::Released{end, object.count}).second) {
+      ++object.count;
+      return true;
+    }
+    return false;
+  };
+  for (std::size_t e = epochs.starts.size(); e-- > 0;)
+    if (!publish(epochs.starts[e], epochs.starts[e] + epochs.lanes))
+      break;
+  for (const RaceEpochs::Acquired &from : epochs.acquired)
+    if (from.object != &object)
+      for (const auto &[first, range] : from.object->released)
+        if (range.order < from.releases)
+          publish(first, range.end);
+}
+
+// An acquire sees what was released to the object before it (the
+// atomic's read comes first): more than the spec's release sequences when
+// a plain atomic store replaced a released value, never less.
+void CheckSession::raceAcquire(RaceEpochs &epochs, std::uint64_t address) {
+  std::lock_guard lock(syncMutex_);
+  const auto found = syncObjects_.find(address);
+  if (found == syncObjects_.end() || found->second.count == 0)
+    return;
+  epochs.syncMutex = &syncMutex_;
+  for (RaceEpochs::Acquired &from : epochs.acquired)
+    if (from.object == &found->second) {
+      from.releases = found->second.count;
+      return;
+    }
+  epochs.acquired.push_back({&found->second, found->second.count});
+}
+
 namespace {
+
+// Whether the epoch of token `other`, of another work-group, was released
+// to an object before the group with `epochs` acquired from it.
+bool acquired(const RaceEpochs &epochs, std::uint32_t other) {
+  if (epochs.acquired.empty())
+    return false;
+  std::lock_guard lock(*epochs.syncMutex);
+  for (const RaceEpochs::Acquired &from : epochs.acquired) {
+    auto after = from.object->released.upper_bound(other);
+    if (after == from.object->released.begin())
+      continue;
+    const SyncObject::Released &range = std::prev(after)->second;
+    if (other < range.end && range.order < from.releases)
+      return true;
+  }
+  return false;
+}
 
 // Whether the access of token `other` may be concurrent with the current
 // epoch's work-item `self` of the group with `epochs`, in a launch whose
@@ -666,12 +729,13 @@ bool concurrent(const RaceEpochs &epochs, std::uint32_t firstToken, std::uint32_
                 std::uint32_t other) {
   if (other < firstToken || other == self)
     return false; // nobody, or an earlier launch, or this work-item
-  if (other >= epochs.starts.back())
-    return true; // this epoch (of this group, or of a group that started since)
-  // Any other group's epoch is concurrent.
+  if (other - epochs.starts.back() < epochs.lanes)
+    return true; // another work-item of this epoch
+  // Another group's epoch is concurrent unless acquired.
   auto after = std::upper_bound(epochs.starts.begin(), epochs.starts.end(), other);
-  if (after == epochs.starts.begin() || other >= *(after - 1) + epochs.lanes)
-    return true;
+  if (after == epochs.starts.end() || after == epochs.starts.begin() ||
+      other >= *(after - 1) + epochs.lanes)
+    return !acquired(epochs, other);
   // An earlier epoch of this group: ordered before by a work-group barrier
   // since, or by a sub-group barrier that both work-items' sub-group passed;
   // the same work-item's accesses are in program order.
@@ -1038,5 +1102,59 @@ void subgroupBarrierGlobalRaces(const Instruction &, ExecutionState &s) {
 } // namespace
 
 Handler subgroupBarrierGlobalRacesHandler() { return &subgroupBarrierGlobalRaces; }
+
+namespace {
+
+// The ordering an atomic or a fence of device scope makes (RaceSync in aux).
+// A release fence makes the group's later atomic writes release; an
+// acquire fence makes the atomic reads before it acquire (OpenCL C 3.0,
+// 6.15.12.1, fence synchronisation). Both are kept per work-group, as the
+// epochs are.
+void raceSync(const Instruction &in, ExecutionState &s) {
+  RaceEpochs *epochs = s.group->raceEpochs;
+  if (!s.check || !epochs || epochs->starts.empty())
+    return;
+  CheckSession &check = *s.check;
+  if (in.aux & RaceSyncFence) {
+    if (in.aux & RaceSyncRelease)
+      epochs->releaseFence = true;
+    if (in.aux & RaceSyncAcquire) {
+      for (const std::uint64_t address : epochs->readAtomically)
+        check.raceAcquire(*epochs, address);
+      epochs->readAtomically.clear();
+    }
+    return;
+  }
+  const std::uint64_t *pointer = s.reg<const std::uint64_t>(in.operand[0]);
+  auto each = [&](auto &&apply) {
+    if (!(in.aux & RaceSyncVarying)) {
+      apply(pointer[0]);
+      return;
+    }
+    std::optional<std::uint64_t> last;
+    forActiveLanes(s, [&](std::uint32_t lane) {
+      if (last != pointer[lane])
+        apply(*(last = pointer[lane]));
+    });
+  };
+  if (!(in.aux & RaceSyncAfter)) {
+    if ((in.aux & RaceSyncRelease) || epochs->releaseFence)
+      each([&](std::uint64_t address) { check.raceRelease(*epochs, address); });
+  } else if (in.aux & RaceSyncAcquire) {
+    each([&](std::uint64_t address) { check.raceAcquire(*epochs, address); });
+  } else {
+    // For a later acquire fence: the objects read, a bounded few.
+    constexpr std::size_t kept = 256;
+    each([&](std::uint64_t address) {
+      std::vector<std::uint64_t> &read = epochs->readAtomically;
+      if (read.size() < kept && std::find(read.begin(), read.end(), address) == read.end())
+        read.push_back(address);
+    });
+  }
+}
+
+} // namespace
+
+Handler raceSyncHandler() { return &raceSync; }
 
 } // namespace lanewise::runtime

@@ -412,4 +412,17 @@ Handler subgroupBarrierRacesHandler();
 // The same for a sub-group barrier ordering global memory: a new race
 // epoch of the work-group, ordering only the passing sub-groups' accesses.
 Handler subgroupBarrierGlobalRacesHandler();
+// Release and acquire between work-groups, under the race check: an
+// atomic of device scope (operand[0] its checked address; emitted before
+// an atomic that writes, with RaceSyncRelease when its semantics release,
+// and after one that reads, with RaceSyncAfter and RaceSyncAcquire when its
+// semantics acquire) or a fence of device scope (RaceSyncFence; no operand).
+enum RaceSync : std::uint32_t {
+  RaceSyncRelease = 1,
+  RaceSyncAcquire = 2,
+  RaceSyncAfter = 4,
+  RaceSyncFence = 8,
+  RaceSyncVarying = 16,
+};
+Handler raceSyncHandler();
 } // namespace lanewise::runtime

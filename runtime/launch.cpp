@@ -641,8 +641,7 @@ void recordPositions(const KernelCode &code, const std::vector<ExecutionState> &
                                   ? packedGroups * group.groupLanes
                                   : group.localSize[0] * group.localSize[1] * group.localSize[2];
   if (raceCheck) {
-    context.raceEpochs.starts.clear();
-    context.raceEpochs.kinds.clear();
+    context.raceEpochs.reset();
     context.raceEpochs.lanes = static_cast<std::uint32_t>(lanes);
     context.raceEpochs.subgroupSize = code.subgroupSize;
     context.raceEpochs.group = linearGroup;

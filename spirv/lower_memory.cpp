@@ -229,6 +229,21 @@ std::optional<runtime::AtomicOp> atomicOp(spv::Op opcode) {
   }
 }
 
+namespace {
+
+// RaceSyncRelease and RaceSyncAcquire for memory semantics `semantics`.
+uint32_t orderingOf(uint64_t semantics, bool release, bool acquire) {
+  const bool both = semantics & (spv::MemorySemanticsAcquireReleaseMask |
+                                 spv::MemorySemanticsSequentiallyConsistentMask);
+  return (release && (both || (semantics & spv::MemorySemanticsReleaseMask))
+              ? uint32_t(runtime::RaceSyncRelease)
+              : 0u) |
+         (acquire && (both || (semantics & spv::MemorySemanticsAcquireMask))
+              ? uint32_t(runtime::RaceSyncAcquire)
+              : 0u);
+}
+
+} // namespace
 
 // The work-items of a work-group run on one thread, in turn, so a fence of
 // work-group scope or narrower has nothing to order: every access of the
@@ -249,8 +264,36 @@ void KernelLowering::emitFence(const Instruction &instruction, size_t scopeOpera
       uint64_t(spv::MemorySemanticsAcquireMask) | uint64_t(spv::MemorySemanticsReleaseMask) |
       uint64_t(spv::MemorySemanticsAcquireReleaseMask) |
       uint64_t(spv::MemorySemanticsSequentiallyConsistentMask);
-  if ((*scope == spv::ScopeDevice || *scope == spv::ScopeCrossDevice) && (*semantics & ordering))
+  if ((*scope == spv::ScopeDevice || *scope == spv::ScopeCrossDevice) && (*semantics & ordering)) {
     emit(runtime::deviceFenceHandler(), 0, {}, 1);
+    if (checking(runtime::Check::Races))
+      emit(runtime::raceSyncHandler(), 0, {}, 1,
+           runtime::RaceSyncFence | orderingOf(*semantics, true, true));
+  }
+}
+
+// Under the race check, an atomic of device scope on global memory orders
+// work-groups (RaceSync flags, with RaceSyncVarying; none: it does not): its
+// semantics say whether it releases and acquires, and a relaxed one still
+// takes part in fence synchronisation. A compare-exchange releases by its
+// semantics when it writes and acquires by either.
+std::optional<uint32_t> KernelLowering::raceSyncOf(const Instruction &instruction,
+                                                   const Value &pointer) {
+  if (!checking(runtime::Check::Races) || pointer.storage == spv::StorageClassWorkgroup ||
+      pointer.storage == spv::StorageClassFunction)
+    return std::nullopt;
+  const auto scope = module_.constantValue(instruction.idOperand(1));
+  if (!scope || (*scope != spv::ScopeDevice && *scope != spv::ScopeCrossDevice))
+    return std::nullopt;
+  const spv::Op op = instruction.opcode;
+  const bool exchange =
+      op == spv::OpAtomicCompareExchange || op == spv::OpAtomicCompareExchangeWeak;
+  const auto equal = module_.constantValue(instruction.idOperand(2));
+  const auto unequal = exchange ? module_.constantValue(instruction.idOperand(3)) : equal;
+  if (!equal || !unequal)
+    fail(instruction, "the memory semantics must be a constant");
+  return (pointer.varying ? uint32_t(runtime::RaceSyncVarying) : 0u) |
+         orderingOf(*equal, true, true) | orderingOf(*unequal, false, true);
 }
 
 // Variables, loads, stores, pointer casts and arithmetic, copies, atomics and
@@ -310,10 +353,15 @@ bool KernelLowering::lowerMemory(const Instruction &instruction) {
         if (value && instruction.operands.size() > i)
           checkDefined(instruction.idOperand(i), instruction, runtime::UndefinedUse::AtomicOperand);
     }
+    const uint32_t address = checkedAddress(pointer, pointer.offset, bytes, bytes, writes);
+    const std::optional<uint32_t> sync = raceSyncOf(instruction, pointer);
+    if (sync && writes)
+      emit(runtime::raceSyncHandler(), 0, {address}, 1, *sync & ~runtime::RaceSyncAcquire);
     emit(runtime::atomicHandler(*atomic, type, Shape{}), resultRegister,
-         {checkedAddress(pointer, pointer.offset, bytes, bytes, writes),
-          value ? value->offset : 0u, comparator ? comparator->offset : 0u},
-         1, aux);
+         {address, value ? value->offset : 0u, comparator ? comparator->offset : 0u}, 1, aux);
+    if (sync && op != spv::OpAtomicStore && op != spv::OpAtomicFlagClear)
+      emit(runtime::raceSyncHandler(), 0, {address}, 1,
+           (*sync & ~runtime::RaceSyncRelease) | runtime::RaceSyncAfter);
     return true;
   }
   switch (op) {

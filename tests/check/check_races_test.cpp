@@ -167,6 +167,60 @@ TEST_P(CheckedMode, GlobalMemoryRaceBetweenWorkGroups) {
   }
 }
 
+// Atomics of device scope order work-groups (OpenCL C 3.0, 6.15.12): the
+// last group to arrive reads every group's stores, after an acquire-release
+// arrival, after a relaxed one between fences, and through a chain of two
+// atomic objects (the last group synchronises with the others only through
+// the group that saw them all arrive).
+TEST_P(CheckedMode, DeviceScopeAtomicsOrderWorkGroups) {
+  const std::vector<int> in = iota(128, 1);
+  for (const char *name :
+       {"correct_last_group_acq_rel", "correct_last_group_fences", "correct_last_group_chained"}) {
+    SCOPED_TRACE(name);
+    const bool chained = std::string(name) == "correct_last_group_chained";
+    cl_kernel k = kernel(name);
+    cl_mem out = buffer(std::vector<int>{-1});
+    arg(k, 0, buffer(in));
+    arg(k, 1, buffer(std::vector<int>(128)));
+    arg(k, 2, buffer(std::vector<int>{0}));
+    if (chained)
+      arg(k, 3, buffer(std::vector<int>{0}));
+    arg(k, chained ? 4 : 3, out);
+    EXPECT_TRUE(run(k, {128}, {16}).empty());
+    // The last group read every store (the chained kernel's last group
+    // stores nothing; it runs last, LANEWISE_DETERMINISTIC, and sees `done`).
+    int expected = 0;
+    for (size_t i = 0; i < (chained ? 112u : 128u); ++i)
+      expected += 2 * in[i];
+    EXPECT_EQ(readInts(out, 1)[0], expected);
+  }
+}
+
+// A relaxed arrival orders nothing, nor does an acquire-release one of
+// work-group scope: the last group (work-items 112-127), reading group 0's
+// store first, races.
+TEST_P(CheckedMode, RelaxedAtomicsDoNotOrderWorkGroups) {
+  cl_kernel k = kernel("last_group_relaxed");
+  arg(k, 0, buffer(iota(128, 1)));
+  arg(k, 1, buffer(std::vector<int>(128)));
+  arg(k, 2, buffer(std::vector<int>{0}));
+  arg(k, 3, buffer(std::vector<int>(1)));
+  const std::vector<Finding> findings = run(k, {128}, {16});
+  expectFinding(findings, "data-race", "last_group_relaxed", {112, 0, 0});
+  expectOther(findings, "last_group_relaxed", "work-group (0,0,0)");
+}
+
+TEST_P(CheckedMode, WorkGroupScopeAtomicsDoNotOrderWorkGroups) {
+  cl_kernel k = kernel("last_group_work_group_scope");
+  arg(k, 0, buffer(iota(128, 1)));
+  arg(k, 1, buffer(std::vector<int>(128)));
+  arg(k, 2, buffer(std::vector<int>{0}));
+  arg(k, 3, buffer(std::vector<int>(1)));
+  const std::vector<Finding> findings = run(k, {128}, {16});
+  expectFinding(findings, "data-race", "last_group_work_group_scope", {112, 0, 0});
+  expectOther(findings, "last_group_work_group_scope", "work-group (0,0,0)");
+}
+
 // The races of dense accesses, which the check records per 64-byte line.
 TEST_P(CheckedMode, DenseGlobalMemoryRaceBetweenWorkGroups) {
   cl_kernel k = kernel("global_race_dense_between_groups");

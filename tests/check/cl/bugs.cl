@@ -593,3 +593,99 @@ kernel void subgroup_barrier_global_across(global const int *in, global int *tmp
   sub_group_barrier(CLK_GLOBAL_MEM_FENCE);
   out[g] = tmp[g - l + (l + get_sub_group_size()) % get_local_size(0)]; // BUG
 }
+
+// Atomics of device scope order work-groups (OpenCL C 3.0, 6.15.12): the
+// last work-group to arrive sums what every work-item stored. Each group's
+// stores are ordered before its arrival by the barrier, and its arrival
+// (a release) before the last group's reads (an acquire that reads it).
+kernel void correct_last_group_acq_rel(global const int *in, global int *partial,
+                                       global atomic_int *count, global int *out) {
+  const size_t i = get_global_id(0);
+  partial[i] = 2 * in[i];
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) == 0 &&
+      atomic_fetch_add_explicit(count, 1, memory_order_acq_rel, memory_scope_device) ==
+          (int)get_num_groups(0) - 1) {
+    int sum = 0;
+    for (size_t j = 0; j < get_global_size(0); ++j)
+      sum += partial[j];
+    *out = sum;
+  }
+}
+
+// The same with a relaxed arrival between a release fence and an acquire
+// fence (fence synchronisation, 6.15.12.1).
+kernel void correct_last_group_fences(global const int *in, global int *partial,
+                                      global atomic_int *count, global int *out) {
+  const size_t i = get_global_id(0);
+  partial[i] = 2 * in[i];
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) == 0) {
+    atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_release, memory_scope_device);
+    if (atomic_fetch_add_explicit(count, 1, memory_order_relaxed, memory_scope_device) ==
+        (int)get_num_groups(0) - 1) {
+      atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_acquire, memory_scope_device);
+      int sum = 0;
+      for (size_t j = 0; j < get_global_size(0); ++j)
+        sum += partial[j];
+      *out = sum;
+    }
+  }
+}
+
+// Ordering chains: the groups but the last store and arrive; the last to
+// arrive releases `done`; the last group, if it acquires `done` set, reads
+// the stores of groups it synchronised with only through that one.
+kernel void correct_last_group_chained(global const int *in, global int *partial,
+                                       global atomic_int *count, global atomic_int *done,
+                                       global int *out) {
+  const int groups = (int)get_num_groups(0);
+  if ((int)get_group_id(0) < groups - 1) {
+    const size_t i = get_global_id(0);
+    partial[i] = 2 * in[i];
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    if (get_local_id(0) == 0 && atomic_fetch_add_explicit(count, 1, memory_order_acq_rel,
+                                                          memory_scope_device) == groups - 2)
+      atomic_store_explicit(done, 1, memory_order_release, memory_scope_device);
+  } else if (get_local_id(0) == 0 &&
+             atomic_load_explicit(done, memory_order_acquire, memory_scope_device) == 1) {
+    int sum = 0;
+    for (size_t j = 0; j < get_global_size(0) - get_local_size(0); ++j)
+      sum += partial[j];
+    *out = sum;
+  }
+}
+
+// A relaxed arrival orders nothing: the last group's reads race with the
+// other groups' stores.
+kernel void last_group_relaxed(global const int *in, global int *partial, global atomic_int *count,
+                               global int *out) {
+  const size_t i = get_global_id(0);
+  partial[i] = 2 * in[i];
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) == 0 &&
+      atomic_fetch_add_explicit(count, 1, memory_order_relaxed, memory_scope_device) ==
+          (int)get_num_groups(0) - 1) {
+    int sum = 0;
+    for (size_t j = 0; j < get_global_size(0); ++j)
+      sum += partial[j]; // BUG
+    *out = sum;
+  }
+}
+
+// Nor does an acquire-release arrival of work-group scope: the scope does
+// not include the other groups' work-items.
+kernel void last_group_work_group_scope(global const int *in, global int *partial,
+                                        global atomic_int *count, global int *out) {
+  const size_t i = get_global_id(0);
+  partial[i] = 2 * in[i];
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) == 0 &&
+      atomic_fetch_add_explicit(count, 1, memory_order_acq_rel, memory_scope_work_group) ==
+          (int)get_num_groups(0) - 1) {
+    int sum = 0;
+    for (size_t j = 0; j < get_global_size(0); ++j)
+      sum += partial[j]; // BUG
+    *out = sum;
+  }
+}
