@@ -164,9 +164,10 @@ size_t kernelWorkGroupLimit(const _cl_device_id &device, const runtime::KernelCo
 
 // The work-group size Lanewise picks when the application passes none: the
 // whole first dimension up to 128 lanes (or `limit`), a divisor of it when
-// one is large enough, else a non-uniform last work-group (allowed since
-// OpenCL 2.0).
-void chooseLocalSize(cl_uint dimensions, const size_t *global, size_t *local, size_t limit) {
+// one is large enough, else, when the kernel allows non-uniform
+// work-groups, a smaller last one; when it does not (`uniform`), the
+// smallest divisor above 128 that `limit` allows, else the largest below.
+void chooseLocalSize(const size_t *global, size_t *local, size_t limit, bool uniform) {
   const size_t target = std::min<size_t>(128, limit);
   for (cl_uint d = 0; d < 3; ++d)
     local[d] = 1;
@@ -180,8 +181,20 @@ void chooseLocalSize(cl_uint dimensions, const size_t *global, size_t *local, si
       best = candidate;
       break;
     }
-  local[0] = best >= 16 ? best : std::min(global[0], target);
-  (void)dimensions;
+  if (best >= 16) {
+    local[0] = best;
+    return;
+  }
+  if (!uniform) {
+    local[0] = std::min(global[0], target);
+    return;
+  }
+  local[0] = best;
+  for (size_t candidate = target + 1; candidate <= std::min(global[0], limit); ++candidate)
+    if (global[0] % candidate == 0) {
+      local[0] = candidate;
+      break;
+    }
 }
 
 // The OpenCL C attributes a kernel was declared with, as the source spells
@@ -822,18 +835,20 @@ cl_int enqueueKernel(const char *entryPoint, cl_command_queue queue, cl_kernel k
           return fail(context, CL_INVALID_WORK_GROUP_SIZE,
                       name() + ": " + sizes() + " is not the kernel's reqd_work_group_size" +
                           sizeList(required->data(), 3));
-    if (kernel->program->buildOptions.find("-cl-uniform-work-group-size") != std::string::npos)
+    if (kernel->program->uniformWorkGroups)
       for (cl_uint d = 0; d < workDim; ++d)
         if (range.global[d] % local[d] != 0)
           return fail(context, CL_INVALID_WORK_GROUP_SIZE,
                       name() + ": global_work_size " + sizeList(range.global, workDim) +
                           " is not a multiple of " + sizes() +
-                          " (the program was built with -cl-uniform-work-group-size)");
+                          " and the kernel's work-groups must be uniform (its program was "
+                          "compiled for OpenCL C before 2.0, or with "
+                          "-cl-uniform-work-group-size)");
   } else if (required) {
     for (cl_uint d = 0; d < 3; ++d)
       local[d] = (*required)[d];
   } else {
-    chooseLocalSize(workDim, globalSize, local, groupLimit);
+    chooseLocalSize(globalSize, local, groupLimit, kernel->program->uniformWorkGroups);
   }
   if (local[0] * local[1] * local[2] > groupLimit)
     return fail(context, CL_OUT_OF_RESOURCES,

@@ -10,6 +10,7 @@
 #include "spirv/loader.h"
 #include "spirv/module_note.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -47,6 +48,22 @@ const ProgramExecutable::Kernel *ProgramExecutable::find(std::string_view name) 
 }
 
 namespace lanewise::icd {
+
+bool requiresUniformWorkGroups(_cl_program::Origin origin, const std::string &options) {
+  bool beforeTwo = origin == _cl_program::Origin::Source; // OpenCL C 1.2 without -cl-std
+  std::istringstream words(options);
+  for (std::string word; words >> word;) {
+    if (word == "-cl-uniform-work-group-size")
+      return true;
+    if (word.starts_with("-cl-std=") && origin == _cl_program::Origin::Source) {
+      std::string version = word.substr(8);
+      for (char &c : version)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      beforeTwo = version.starts_with("CL1.");
+    }
+  }
+  return beforeTwo;
+}
 
 std::string unknownBuildOption(const std::string &options) {
   // The same reading of the options as the compiler's (quotes included).
@@ -407,6 +424,11 @@ cl_int buildProgram(_cl_program &program, const std::string &optionText) {
   cl_int result = CL_SUCCESS;
   std::lock_guard lock(program.mutex);
   program.buildOptions = optionText;
+  // A binary of a source program keeps the options it was compiled with.
+  program.uniformWorkGroups =
+      requiresUniformWorkGroups(program.origin, optionText) ||
+      (program.origin == _cl_program::Origin::Binary && !program.binarySource.empty() &&
+       requiresUniformWorkGroups(_cl_program::Origin::Source, program.binaryOptions));
   program.buildLog.clear();
   // A checked build of a binary that keeps its source is rebuilt from it,
   // so that findings name source lines whatever the application caches.
@@ -467,6 +489,7 @@ cl_int compileIL(_cl_program &program, const std::string &options,
   {
     std::lock_guard lock(program.mutex);
     program.buildOptions = options;
+    program.uniformWorkGroups = requiresUniformWorkGroups(program.origin, options);
     program.buildLog.clear();
     program.executable.reset();
     if (std::string unknown = unknownBuildOption(options); !unknown.empty()) {
@@ -779,6 +802,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint numDevices,
   {
     std::lock_guard lock(program->mutex);
     program->buildOptions = optionText;
+    program->uniformWorkGroups = requiresUniformWorkGroups(program->origin, optionText);
     program->executable.reset();
     result = compileSource(*program, optionText, std::move(embedded), true);
     if (result == CL_BUILD_PROGRAM_FAILURE)
@@ -835,6 +859,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint numDevices,
     }
   }
   std::vector<std::vector<uint32_t>> modules;
+  bool uniformWorkGroups = false;
   for (cl_uint i = 0; i < numPrograms; ++i) {
     const std::string program = "input_programs[" + std::to_string(i) + "]";
     if (!isValid(programs[i]))
@@ -843,6 +868,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint numDevices,
     const cl_program_binary_type type = programs[i]->binaryType;
     if (type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT && type != CL_PROGRAM_BINARY_TYPE_LIBRARY)
       return fail(CL_INVALID_OPERATION, program + " is not a compiled object or a library");
+    uniformWorkGroups = uniformWorkGroups || programs[i]->uniformWorkGroups;
     // The modules as loaded: normalised and validated (llvm-spirv-14's
     // debug information, which the SPIR-V linker mishandles, is gone; the
     // line information stays).
@@ -861,6 +887,7 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint numDevices,
   {
     std::lock_guard lock(linked->mutex);
     linked->buildOptions = optionText;
+    linked->uniformWorkGroups = uniformWorkGroups;
     spirv::LinkResult link = spirv::linkModules(modules, library);
     linked->buildLog = link.log;
     if (link.ok) {

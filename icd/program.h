@@ -109,6 +109,9 @@ struct _cl_program : lanewise::icd::Object<_cl_program, lanewise::icd::ObjectKin
   lanewise::spirv::SpecializationValues specializations;
   std::shared_ptr<const ProgramExecutable> executable;
   std::atomic<int> attachedKernels{0};
+  // Whether its kernels' work-groups must be uniform (set by each build,
+  // compile and link; see requiresUniformWorkGroups).
+  bool uniformWorkGroups = false;
 
   // The executable, or null when the program has not been built.
   std::shared_ptr<const ProgramExecutable> built() {
@@ -142,4 +145,11 @@ namespace lanewise::icd {
 // The build options an OpenCL C or SPIR-V program accepts (OpenCL 3.0, 5.8.6);
 // returns the first option it does not know, or an empty string.
 std::string unknownBuildOption(const std::string &options);
+// Whether a program built or compiled with `options` needs uniform
+// work-groups (OpenCL 3.0, clEnqueueNDRangeKernel): one built with
+// -cl-uniform-work-group-size, or a source program compiled for OpenCL C
+// before 2.0 (the version without -cl-std). A program from IL or a binary
+// supports non-uniform ones otherwise; a linked one only if all its
+// inputs do.
+bool requiresUniformWorkGroups(_cl_program::Origin origin, const std::string &options);
 } // namespace lanewise::icd

@@ -762,9 +762,10 @@ kernel void consecutive4(global const float4 *in, global float4 *out,
 
 // Every lane active and lane l at element 4l: the engine moves such vectors
 // four lanes at a time, and the lanes past the last multiple of four one by
-// one. Work-groups of 1 to 9 work-items, and a last group of 3, cover both.
+// one. Work-groups of 1 to 9 work-items, and a last group of 3 (OpenCL C 2.0
+// and later allow it), cover both.
 TEST_F(Memory, ConsecutiveVectorLoadsAndStoresInGroupsOfEverySize) {
-  for (const char *options : {"", "-cl-opt-disable"}) {
+  for (const char *options : {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable"}) {
     cl_int error = CL_SUCCESS;
     const char *source = consecutiveVectors;
     cl_program p = clCreateProgramWithSource(context, 1, &source, nullptr, &error);
