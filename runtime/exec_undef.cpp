@@ -219,6 +219,10 @@ const char *describeUse(UndefinedUse use) {
     return "an address or index";
   case UndefinedUse::Divisor:
     return "the divisor";
+  case UndefinedUse::GroupOperand:
+    return "an operand of a sub-group or work-group operation";
+  case UndefinedUse::PrintfArgument:
+    return "an argument of printf";
   }
   return "a value";
 }

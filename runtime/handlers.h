@@ -399,6 +399,8 @@ enum class UndefinedUse : std::uint8_t {
   SwitchSelector,
   Address,
   Divisor,
+  GroupOperand,
+  PrintfArgument,
 };
 // Reports the active lanes whose shadow (operand[0], `components`
 // components) is set: aux the site, immediate bit 0 a varying shadow, bits

@@ -7,11 +7,87 @@
 
 namespace lanewise::spirv::lowering {
 
+namespace {
+
+// The operands of a sub-group or work-group instruction whose value
+// decides its result for other work-items too (not the values shuffles and
+// broadcasts move, which carry their definedness along): the index of a
+// shuffle or broadcast, the predicate of a vote or ballot, the input of a
+// reduction or scan. Indices into the instruction's operands.
+std::vector<size_t> decidingGroupOperands(spv::Op op) {
+  switch (op) {
+  case spv::OpGroupNonUniformShuffle:
+  case spv::OpGroupNonUniformShuffleXor:
+  case spv::OpGroupNonUniformShuffleUp:
+  case spv::OpGroupNonUniformShuffleDown:
+  case spv::OpGroupBroadcast:
+  case spv::OpGroupNonUniformBroadcast:
+  case spv::OpSubgroupShuffleDownINTEL:
+  case spv::OpSubgroupShuffleUpINTEL:
+    return {2};
+  case spv::OpSubgroupShuffleINTEL:
+  case spv::OpSubgroupShuffleXorINTEL:
+  case spv::OpGroupAll:
+  case spv::OpGroupAny:
+  case spv::OpGroupNonUniformAll:
+  case spv::OpGroupNonUniformAny:
+  case spv::OpGroupNonUniformAllEqual:
+  case spv::OpGroupNonUniformBallot:
+  case spv::OpGroupNonUniformInverseBallot:
+  case spv::OpGroupNonUniformBallotFindLSB:
+  case spv::OpGroupNonUniformBallotFindMSB:
+    return {1};
+  case spv::OpGroupNonUniformBallotBitExtract:
+    return {1, 2};
+  case spv::OpGroupNonUniformBallotBitCount:
+  case spv::OpGroupIAdd:
+  case spv::OpGroupFAdd:
+  case spv::OpGroupSMin:
+  case spv::OpGroupUMin:
+  case spv::OpGroupFMin:
+  case spv::OpGroupSMax:
+  case spv::OpGroupUMax:
+  case spv::OpGroupFMax:
+  case spv::OpGroupNonUniformIAdd:
+  case spv::OpGroupNonUniformFAdd:
+  case spv::OpGroupNonUniformIMul:
+  case spv::OpGroupNonUniformFMul:
+  case spv::OpGroupNonUniformSMin:
+  case spv::OpGroupNonUniformUMin:
+  case spv::OpGroupNonUniformFMin:
+  case spv::OpGroupNonUniformSMax:
+  case spv::OpGroupNonUniformUMax:
+  case spv::OpGroupNonUniformFMax:
+  case spv::OpGroupNonUniformBitwiseAnd:
+  case spv::OpGroupNonUniformBitwiseOr:
+  case spv::OpGroupNonUniformBitwiseXor:
+  case spv::OpGroupNonUniformLogicalAnd:
+  case spv::OpGroupNonUniformLogicalOr:
+  case spv::OpGroupNonUniformLogicalXor:
+    return {2};
+  default:
+    return {};
+  }
+}
+
+} // namespace
+
+// Under the uninitialised-value check, the deciding operands of a group
+// instruction (decidingGroupOperands) must be defined.
+void KernelLowering::checkGroupOperands(const Instruction &instruction) {
+  if (maybeUndefined_.empty())
+    return;
+  for (const size_t i : decidingGroupOperands(instruction.opcode))
+    if (i < instruction.operands.size())
+      checkDefined(instruction.idOperand(i), instruction, runtime::UndefinedUse::GroupOperand);
+}
+
 // Sub-group operations (OpenCL C 3.0, 6.15.16, and the cl_khr_subgroup_* and
 // cl_intel_subgroups extensions), bound to the handlers of exec_group.cpp.
 void KernelLowering::lowerSubgroup(const Instruction &instruction) {
   const spv::Op op = instruction.opcode;
   code_.usesSubgroups = true;
+  checkGroupOperands(instruction);
   auto operand = [&](size_t i) -> const Value & {
     return use(instruction.idOperand(i), instruction);
   };
@@ -240,6 +316,7 @@ void KernelLowering::lowerWorkGroupCollective(const Instruction &instruction,
   if (*collectiveScratch_ > UINT32_MAX)
     fail(instruction, "the work-group collective's scratch lies past 4 GiB of __local memory");
   const auto scratch = static_cast<uint32_t>(*collectiveScratch_);
+  checkGroupOperands(instruction);
   const Value &r = values_.at(instruction.result);
   if (r.components != 1)
     fail(instruction, "work-group collective functions of vectors do not exist in OpenCL C");

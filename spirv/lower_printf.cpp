@@ -84,6 +84,8 @@ void KernelLowering::lowerPrintf(const Instruction &instruction) {
       call->valid = false;
       break;
     }
+    if (!maybeUndefined_.empty())
+      checkDefined(argument, instruction, runtime::UndefinedUse::PrintfArgument);
     call->arguments.push_back({value.offset, value.varying, value.scalar, value.components});
     call->pieces.push_back(std::move(piece));
   }

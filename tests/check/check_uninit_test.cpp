@@ -60,6 +60,31 @@ TEST_P(CheckedMode, UninitialisedRegister) {
   }
 }
 
+// The same value deciding a sub-group or work-group reduction, or printed:
+// work-item 6 has no positive input (32 work-items, groups of 16).
+TEST_P(CheckedMode, UninitialisedGroupOperandsAndPrintfArguments) {
+  const int n = 4, items = 32;
+  std::vector<int> in(items * n);
+  for (int i = 0; i < items; ++i)
+    for (int j = 0; j < n; ++j)
+      in[i * n + j] = i == 6 ? -1 - j : (i + j) % 3 == 0 ? i + 1 : -j;
+  for (const char *name : {"uninitialised_subgroup_operand", "uninitialised_work_group_operand",
+                           "uninitialised_printf_argument"}) {
+    SCOPED_TRACE(name);
+    std::remove(report_.c_str());
+    const bool printing = std::string(name) == "uninitialised_printf_argument";
+    cl_kernel k = kernel(name);
+    arg(k, 0, buffer(in));
+    if (printing) {
+      arg(k, 1, cl_int{n});
+    } else {
+      arg(k, 1, buffer(std::vector<int>(items)));
+      arg(k, 2, cl_int{n});
+    }
+    expectFinding(run(k, {items}, {16}), "uninitialised-read", name, {6, 0, 0});
+  }
+}
+
 // An undefined operand that does not decide a Boolean AND or OR has no
 // effect: nothing at -O2; at -O0 the read of the unassigned private variable
 // is reported (the source does read it).

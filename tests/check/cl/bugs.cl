@@ -689,3 +689,35 @@ kernel void last_group_work_group_scope(global const int *in, global int *partia
     *out = sum;
   }
 }
+
+// A value read where it was never assigned decides a sub-group reduction
+// (every work-item of the sub-group gets an undefined maximum), a
+// work-group one, and what printf prints. At -O2 an OpUndef reaches the
+// operand through a phi; at -O0 the read of the private variable is
+// reported, on the same line.
+kernel void uninitialised_subgroup_operand(global const int *in, global int *out, int n) {
+  size_t i = get_global_id(0);
+  int last;
+  for (int k = 0; k < n; ++k)
+    if (in[i * n + k] > 0)
+      last = k;
+  out[i] = sub_group_reduce_max(last); // BUG
+}
+
+kernel void uninitialised_work_group_operand(global const int *in, global int *out, int n) {
+  size_t i = get_global_id(0);
+  int last;
+  for (int k = 0; k < n; ++k)
+    if (in[i * n + k] > 0)
+      last = k;
+  out[i] = work_group_reduce_max(last); // BUG
+}
+
+kernel void uninitialised_printf_argument(global const int *in, int n) {
+  size_t i = get_global_id(0);
+  int last;
+  for (int k = 0; k < n; ++k)
+    if (in[i * n + k] > 0)
+      last = k;
+  printf("%d\n", last); // BUG
+}
