@@ -749,6 +749,20 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
   // the macro is defined: for OpenCL C 3.0 the driver defines it.
   if (openCL30 && reports("__opencl_c_work_group_collective_functions"))
     result.clang.insert(result.clang.end(), {"-D", "__opencl_c_work_group_collective_functions=1"});
+  // clang-14 makes the sub-group extensions available from OpenCL C 2.0 on:
+  // for OpenCL C 1.x it neither defines their macros nor declares their
+  // built-ins, though their specifications name no version and the device
+  // reports them to every program (OpenCL C 3.0, 6.1: a supported
+  // extension's macro is defined). The driver defines the macros of those
+  // the device reports, and opencl-c.h then declares the built-ins.
+  if (standard.rfind("CL1.", 0) == 0)
+    for (const char *extension :
+         {"cl_khr_subgroups", "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote",
+          "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_arithmetic",
+          "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+          "cl_khr_subgroup_clustered_reduce"})
+      if (reports(extension))
+        result.clang.insert(result.clang.end(), {"-D", std::string(extension) + "=1"});
   // OpenCL C 3.0, 6.12: __IMAGE_SUPPORT__ is defined when the device
   // supports images, and undefined otherwise; clang-14 defines it for every
   // SPIR target.

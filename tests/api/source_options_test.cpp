@@ -417,6 +417,38 @@ TEST_F(SourceProgram, ClStd20FollowsTheDeviceVersions) {
   }
 }
 
+// The sub-group extensions the device reports are reported to every
+// program, OpenCL C 1.x included (their specifications name no version):
+// their macros are defined and their built-ins declared there too. The
+// SDK's blur sample builds without -cl-std and uses sub_group_shuffle_up
+// once the device lists cl_khr_subgroup_shuffle_relative. Each work-item
+// stores the difference between a built-in's result and its definition.
+TEST_F(SourceProgram, SubgroupExtensionsInOpenCLC12) {
+  const std::string extensions = deviceString(device, CL_DEVICE_EXTENSIONS);
+  for (const char *extension : {"cl_khr_subgroups", "cl_khr_subgroup_shuffle_relative",
+                                "cl_khr_subgroup_non_uniform_arithmetic"})
+    if (!contains(extensions, extension))
+      GTEST_SKIP() << "the device does not report " << extension;
+  const std::string text =
+      "#if !defined(cl_khr_subgroups) || !defined(cl_khr_subgroup_shuffle_relative) || \\\n"
+      "    !defined(cl_khr_subgroup_non_uniform_arithmetic)\n"
+      "#error the macros of the sub-group extensions are not defined\n"
+      "#endif\n"
+      "kernel void k(global int *out) {\n"
+      "  int lane = (int)get_sub_group_local_id(), size = (int)get_sub_group_size();\n"
+      "  int up = sub_group_shuffle_up(10 * lane, 1u);\n"
+      "  out[get_global_id(0)] = (sub_group_reduce_add(1) - size) +\n"
+      "                          (lane > 0 ? up - 10 * (lane - 1) : 0) +\n"
+      "                          (sub_group_non_uniform_reduce_max(lane) - (size - 1));\n"
+      "}\n";
+  for (const char *options : {"", "-cl-std=CL1.2", "-cl-std=CL1.1 -cl-opt-disable"}) {
+    SCOPED_TRACE(options);
+    cl_program program = built(text, options);
+    ASSERT_NE(program, nullptr);
+    EXPECT_EQ(run<cl_int>(program, "k", 256), std::vector<cl_int>(256, 0));
+  }
+}
+
 // A program-scope variable in the global address space is an OpenCL C 2.0
 // feature (or __opencl_c_program_scope_global_variables in OpenCL C 3.0):
 // it does not build with -cl-std=CL1.2.
