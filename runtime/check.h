@@ -233,7 +233,7 @@ public:
   // Starts a new epoch of a work-group for the race check on global memory.
   void beginEpoch(RaceEpochs &epochs, std::uint32_t kind = 0);
   // Ordering between work-groups by atomics and fences of device scope
-  // (OpenCL C 3.0, 6.15.12.1; the memory model, 3.3.6 of the API spec): a
+  // (OpenCL C 3.0, 6.15.12; the memory model, 3.3.6 of the API spec): a
   // release to the atomic object at `address` publishes the group's epochs
   // so far, and those it acquired, to the object; an acquire from it
   // orders them before the group's later accesses (RaceEpochs::acquired).

@@ -1108,8 +1108,8 @@ namespace {
 // The ordering an atomic or a fence of device scope makes (RaceSync in aux).
 // A release fence makes the group's later atomic writes release; an
 // acquire fence makes the atomic reads before it acquire (OpenCL C 3.0,
-// 6.15.12.1, fence synchronisation). Both are kept per work-group, as the
-// epochs are.
+// 6.15.12; fence synchronisation in the API spec's memory model). Both are
+// kept per work-group, as the epochs are.
 void raceSync(const Instruction &in, ExecutionState &s) {
   RaceEpochs *epochs = s.group->raceEpochs;
   if (!s.check || !epochs || epochs->starts.empty())
