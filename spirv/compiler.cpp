@@ -763,6 +763,10 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
           "cl_khr_subgroup_clustered_reduce"})
       if (reports(extension))
         result.clang.insert(result.clang.end(), {"-D", std::string(extension) + "=1"});
+  // clang-14 does not know cl_khr_expect_assume, whose functions are its
+  // own __builtin_expect and __builtin_assume: the macro is the driver's.
+  if (reports("cl_khr_expect_assume"))
+    result.clang.insert(result.clang.end(), {"-D", "cl_khr_expect_assume=1"});
   // OpenCL C 3.0, 6.12: __IMAGE_SUPPORT__ is defined when the device
   // supports images, and undefined otherwise; clang-14 defines it for every
   // SPIR target.

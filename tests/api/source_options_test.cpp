@@ -449,6 +449,50 @@ TEST_F(SourceProgram, SubgroupExtensionsInOpenCLC12) {
   }
 }
 
+// Every OpenCL C extension the device reports has its macro, in each
+// OpenCL C version (OpenCL C 3.0, 6.1); clang-14 knows some only from
+// OpenCL C 2.0 on (the sub-group ones) or not at all (cl_khr_expect_assume).
+TEST_F(SourceProgram, ReportedExtensionsHaveTheirMacros) {
+  const std::string extensions = deviceString(device, CL_DEVICE_EXTENSIONS);
+  std::string text;
+  int checked = 0;
+  for (const char *extension : {"cl_khr_3d_image_writes",
+                                "cl_khr_byte_addressable_store",
+                                "cl_khr_expect_assume",
+                                "cl_khr_fp16",
+                                "cl_khr_fp64",
+                                "cl_khr_global_int32_base_atomics",
+                                "cl_khr_global_int32_extended_atomics",
+                                "cl_khr_int64_base_atomics",
+                                "cl_khr_int64_extended_atomics",
+                                "cl_khr_local_int32_base_atomics",
+                                "cl_khr_local_int32_extended_atomics",
+                                "cl_khr_subgroups",
+                                "cl_khr_subgroup_ballot",
+                                "cl_khr_subgroup_clustered_reduce",
+                                "cl_khr_subgroup_extended_types",
+                                "cl_khr_subgroup_non_uniform_arithmetic",
+                                "cl_khr_subgroup_non_uniform_vote",
+                                "cl_khr_subgroup_shuffle",
+                                "cl_khr_subgroup_shuffle_relative",
+                                "cl_intel_subgroups",
+                                "cl_intel_subgroups_short",
+                                "cl_intel_subgroups_long"})
+    if (contains(" " + extensions + " ", std::string(" ") + extension + " ")) {
+      text += std::string("#ifndef ") + extension + "\n#error " + extension +
+              " is not defined\n#endif\n";
+      ++checked;
+    }
+  ASSERT_GT(checked, 0);
+  text += "kernel void k(global int *out) { out[get_global_id(0)] = 7; }\n";
+  for (const char *options : {"", "-cl-std=CL1.1", "-cl-std=CL1.2", "-cl-std=CL3.0"}) {
+    SCOPED_TRACE(options);
+    cl_program program = built(text, options);
+    ASSERT_NE(program, nullptr);
+    EXPECT_EQ(run<cl_int>(program, "k", 4), std::vector<cl_int>(4, 7));
+  }
+}
+
 // A program-scope variable in the global address space is an OpenCL C 2.0
 // feature (or __opencl_c_program_scope_global_variables in OpenCL C 3.0):
 // it does not build with -cl-std=CL1.2.
