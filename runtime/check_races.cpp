@@ -733,8 +733,7 @@ bool concurrent(const RaceEpochs &epochs, std::uint32_t firstToken, std::uint32_
     return true; // another work-item of this epoch
   // Another group's epoch is concurrent unless acquired.
   auto after = std::upper_bound(epochs.starts.begin(), epochs.starts.end(), other);
-  if (after == epochs.starts.end() || after == epochs.starts.begin() ||
-      other >= *(after - 1) + epochs.lanes)
+  if (after == epochs.starts.begin() || other >= *(after - 1) + epochs.lanes)
     return !acquired(epochs, other);
   // An earlier epoch of this group: ordered before by a work-group barrier
   // since, or by a sub-group barrier that both work-items' sub-group passed;

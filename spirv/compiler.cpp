@@ -756,13 +756,9 @@ TranslatedOptions translateBuildOptions(const std::string &options, const Compil
   // extension's macro is defined). The driver defines the macros of those
   // the device reports, and opencl-c.h then declares the built-ins.
   if (standard.rfind("CL1.", 0) == 0)
-    for (const char *extension :
-         {"cl_khr_subgroups", "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote",
-          "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_arithmetic",
-          "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
-          "cl_khr_subgroup_clustered_reduce"})
-      if (reports(extension))
-        result.clang.insert(result.clang.end(), {"-D", std::string(extension) + "=1"});
+    for (const std::string &extension : target.extensions)
+      if (extension.rfind("cl_khr_subgroup", 0) == 0)
+        result.clang.insert(result.clang.end(), {"-D", extension + "=1"});
   // clang-14 does not know cl_khr_expect_assume, whose functions are its
   // own __builtin_expect and __builtin_assume: the macro is the driver's.
   if (reports("cl_khr_expect_assume"))

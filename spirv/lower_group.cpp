@@ -7,89 +7,22 @@
 
 namespace lanewise::spirv::lowering {
 
-namespace {
-
-// The operands of a sub-group or work-group instruction whose value
-// decides its result for other work-items too (not the values shuffles and
-// broadcasts move, which carry their definedness along): the index of a
-// shuffle or broadcast, the predicate of a vote or ballot, the input of a
-// reduction or scan. Indices into the instruction's operands.
-std::vector<size_t> decidingGroupOperands(spv::Op op) {
-  switch (op) {
-  case spv::OpGroupNonUniformShuffle:
-  case spv::OpGroupNonUniformShuffleXor:
-  case spv::OpGroupNonUniformShuffleUp:
-  case spv::OpGroupNonUniformShuffleDown:
-  case spv::OpGroupBroadcast:
-  case spv::OpGroupNonUniformBroadcast:
-  case spv::OpSubgroupShuffleDownINTEL:
-  case spv::OpSubgroupShuffleUpINTEL:
-    return {2};
-  case spv::OpSubgroupShuffleINTEL:
-  case spv::OpSubgroupShuffleXorINTEL:
-  case spv::OpGroupAll:
-  case spv::OpGroupAny:
-  case spv::OpGroupNonUniformAll:
-  case spv::OpGroupNonUniformAny:
-  case spv::OpGroupNonUniformAllEqual:
-  case spv::OpGroupNonUniformBallot:
-  case spv::OpGroupNonUniformInverseBallot:
-  case spv::OpGroupNonUniformBallotFindLSB:
-  case spv::OpGroupNonUniformBallotFindMSB:
-    return {1};
-  case spv::OpGroupNonUniformBallotBitExtract:
-    return {1, 2};
-  case spv::OpGroupNonUniformBallotBitCount:
-  case spv::OpGroupIAdd:
-  case spv::OpGroupFAdd:
-  case spv::OpGroupSMin:
-  case spv::OpGroupUMin:
-  case spv::OpGroupFMin:
-  case spv::OpGroupSMax:
-  case spv::OpGroupUMax:
-  case spv::OpGroupFMax:
-  case spv::OpGroupNonUniformIAdd:
-  case spv::OpGroupNonUniformFAdd:
-  case spv::OpGroupNonUniformIMul:
-  case spv::OpGroupNonUniformFMul:
-  case spv::OpGroupNonUniformSMin:
-  case spv::OpGroupNonUniformUMin:
-  case spv::OpGroupNonUniformFMin:
-  case spv::OpGroupNonUniformSMax:
-  case spv::OpGroupNonUniformUMax:
-  case spv::OpGroupNonUniformFMax:
-  case spv::OpGroupNonUniformBitwiseAnd:
-  case spv::OpGroupNonUniformBitwiseOr:
-  case spv::OpGroupNonUniformBitwiseXor:
-  case spv::OpGroupNonUniformLogicalAnd:
-  case spv::OpGroupNonUniformLogicalOr:
-  case spv::OpGroupNonUniformLogicalXor:
-    return {2};
-  default:
-    return {};
-  }
-}
-
-} // namespace
-
-// Under the uninitialised-value check, the deciding operands of a group
-// instruction (decidingGroupOperands) must be defined.
-void KernelLowering::checkGroupOperands(const Instruction &instruction) {
-  if (maybeUndefined_.empty())
-    return;
-  for (const size_t i : decidingGroupOperands(instruction.opcode))
-    if (i < instruction.operands.size())
-      checkDefined(instruction.idOperand(i), instruction, runtime::UndefinedUse::GroupOperand);
-}
-
 // Sub-group operations (OpenCL C 3.0, 6.15.16, and the cl_khr_subgroup_* and
 // cl_intel_subgroups extensions), bound to the handlers of exec_group.cpp.
 void KernelLowering::lowerSubgroup(const Instruction &instruction) {
   const spv::Op op = instruction.opcode;
   code_.usesSubgroups = true;
-  checkGroupOperands(instruction);
   auto operand = [&](size_t i) -> const Value & {
     return use(instruction.idOperand(i), instruction);
+  };
+  // An operand whose value decides the operation for other work-items too
+  // (a shuffle's or broadcast's index, a vote's or ballot's predicate, a
+  // reduction's or scan's input; not the values shuffles move, which carry
+  // their definedness along): a use, under the uninitialised-value check.
+  auto deciding = [&](size_t i) -> const Value & {
+    if (!maybeUndefined_.empty())
+      checkDefined(instruction.idOperand(i), instruction, runtime::UndefinedUse::GroupOperand);
+    return operand(i);
   };
   auto requireSubgroupScope = [&](size_t i) {
     const auto scope = module_.constantValue(instruction.idOperand(i));
@@ -140,7 +73,7 @@ void KernelLowering::lowerSubgroup(const Instruction &instruction) {
   auto arithmetic = [&](GroupArithmetic kind) {
     requireSubgroupScope(0);
     const uint32_t scan = instruction.operands.at(1);
-    const Value &input = operand(2);
+    const Value &input = deciding(2);
     const Value &r = values_.at(instruction.result);
     if (r.components != 1)
       fail(instruction, "sub-group reductions of vectors are not supported");
@@ -182,42 +115,42 @@ void KernelLowering::lowerSubgroup(const Instruction &instruction) {
   switch (op) {
   case spv::OpGroupNonUniformShuffle:
     requireSubgroupScope(0);
-    return shuffle(LaneSource::Index, operand(1), &operand(2), nullptr);
+    return shuffle(LaneSource::Index, operand(1), &deciding(2), nullptr);
   case spv::OpGroupNonUniformShuffleXor:
     requireSubgroupScope(0);
-    return shuffle(LaneSource::Xor, operand(1), &operand(2), nullptr);
+    return shuffle(LaneSource::Xor, operand(1), &deciding(2), nullptr);
   case spv::OpGroupNonUniformShuffleUp:
     requireSubgroupScope(0);
-    return shuffle(LaneSource::Up, operand(1), &operand(2), nullptr);
+    return shuffle(LaneSource::Up, operand(1), &deciding(2), nullptr);
   case spv::OpGroupNonUniformShuffleDown:
     requireSubgroupScope(0);
-    return shuffle(LaneSource::Down, operand(1), &operand(2), nullptr);
+    return shuffle(LaneSource::Down, operand(1), &deciding(2), nullptr);
   case spv::OpSubgroupShuffleINTEL:
-    return shuffle(LaneSource::Index, operand(0), &operand(1), nullptr);
+    return shuffle(LaneSource::Index, operand(0), &deciding(1), nullptr);
   case spv::OpSubgroupShuffleXorINTEL:
-    return shuffle(LaneSource::Xor, operand(0), &operand(1), nullptr);
+    return shuffle(LaneSource::Xor, operand(0), &deciding(1), nullptr);
   case spv::OpSubgroupShuffleDownINTEL: // (current, next, delta)
-    return shuffle(LaneSource::IntelDown, operand(0), &operand(2), &operand(1));
+    return shuffle(LaneSource::IntelDown, operand(0), &deciding(2), &operand(1));
   case spv::OpSubgroupShuffleUpINTEL: // (previous, current, delta)
-    return shuffle(LaneSource::IntelUp, operand(1), &operand(2), &operand(0));
+    return shuffle(LaneSource::IntelUp, operand(1), &deciding(2), &operand(0));
   case spv::OpGroupBroadcast:
   case spv::OpGroupNonUniformBroadcast:
     requireSubgroupScope(0);
-    return shuffle(LaneSource::Index, operand(1), &operand(2), nullptr);
+    return shuffle(LaneSource::Index, operand(1), &deciding(2), nullptr);
   case spv::OpGroupNonUniformBroadcastFirst:
     requireSubgroupScope(0);
     return shuffle(LaneSource::First, operand(1), nullptr, nullptr);
   case spv::OpGroupAll:
   case spv::OpGroupNonUniformAll:
     requireSubgroupScope(0);
-    return vote(0, &operand(1));
+    return vote(0, &deciding(1));
   case spv::OpGroupAny:
   case spv::OpGroupNonUniformAny:
     requireSubgroupScope(0);
-    return vote(1, &operand(1));
+    return vote(1, &deciding(1));
   case spv::OpGroupNonUniformAllEqual:
     requireSubgroupScope(0);
-    return vote(2, &operand(1));
+    return vote(2, &deciding(1));
   case spv::OpGroupNonUniformElect:
     requireSubgroupScope(0);
     return vote(3, nullptr);
@@ -261,26 +194,26 @@ void KernelLowering::lowerSubgroup(const Instruction &instruction) {
     return arithmetic(GroupArithmetic::LogicalXor);
   case spv::OpGroupNonUniformBallot:
     requireSubgroupScope(0);
-    return ballot(0, operand(1), nullptr);
+    return ballot(0, deciding(1), nullptr);
   case spv::OpGroupNonUniformInverseBallot:
     requireSubgroupScope(0);
-    return ballot(1, operand(1), nullptr);
+    return ballot(1, deciding(1), nullptr);
   case spv::OpGroupNonUniformBallotBitExtract:
     requireSubgroupScope(0);
-    return ballot(2, operand(1), &operand(2));
+    return ballot(2, deciding(1), &deciding(2));
   case spv::OpGroupNonUniformBallotBitCount: {
     requireSubgroupScope(0);
     const uint32_t scan = instruction.operands.at(1);
     if (scan > spv::GroupOperationExclusiveScan)
       fail(instruction, "group operation " + std::to_string(scan) + " is not supported");
-    return ballot(3 + scan, operand(2), nullptr);
+    return ballot(3 + scan, deciding(2), nullptr);
   }
   case spv::OpGroupNonUniformBallotFindLSB:
     requireSubgroupScope(0);
-    return ballot(6, operand(1), nullptr);
+    return ballot(6, deciding(1), nullptr);
   case spv::OpGroupNonUniformBallotFindMSB:
     requireSubgroupScope(0);
-    return ballot(7, operand(1), nullptr);
+    return ballot(7, deciding(1), nullptr);
   case spv::OpSubgroupBlockReadINTEL: {
     const Value &pointer = operand(0);
     const Value &r = values_.at(instruction.result);
@@ -316,7 +249,6 @@ void KernelLowering::lowerWorkGroupCollective(const Instruction &instruction,
   if (*collectiveScratch_ > UINT32_MAX)
     fail(instruction, "the work-group collective's scratch lies past 4 GiB of __local memory");
   const auto scratch = static_cast<uint32_t>(*collectiveScratch_);
-  checkGroupOperands(instruction);
   const Value &r = values_.at(instruction.result);
   if (r.components != 1)
     fail(instruction, "work-group collective functions of vectors do not exist in OpenCL C");
@@ -339,16 +271,24 @@ void KernelLowering::lowerWorkGroupCollective(const Instruction &instruction,
              input.offset, 0, input.varying ? 1 : 0);
   };
   const auto scan = [&] { return static_cast<uint32_t>(instruction.operands.at(1)); };
+  // Every operand read here decides the result for the whole work-group
+  // but a broadcast's value, which is moved: a use, under the
+  // uninitialised-value check.
   const auto input = [&](size_t i) -> const Value & {
     return use(instruction.idOperand(i), instruction);
   };
+  const auto deciding = [&](size_t i) -> const Value & {
+    if (!maybeUndefined_.empty())
+      checkDefined(instruction.idOperand(i), instruction, runtime::UndefinedUse::GroupOperand);
+    return input(i);
+  };
   switch (instruction.opcode) {
   case spv::OpGroupAll:
-    return arithmetic(GroupArithmetic::LogicalAnd, spv::GroupOperationReduce, input(1));
+    return arithmetic(GroupArithmetic::LogicalAnd, spv::GroupOperationReduce, deciding(1));
   case spv::OpGroupAny:
-    return arithmetic(GroupArithmetic::LogicalOr, spv::GroupOperationReduce, input(1));
+    return arithmetic(GroupArithmetic::LogicalOr, spv::GroupOperationReduce, deciding(1));
   case spv::OpGroupBroadcast: {
-    const Value &value = input(1), &id = input(2);
+    const Value &value = input(1), &id = deciding(2);
     twoSteps(runtime::workGroupBroadcastHandler(value.elementBytes(), false),
              runtime::workGroupBroadcastHandler(value.elementBytes(), true),
              value.offset, id.offset,
@@ -358,19 +298,19 @@ void KernelLowering::lowerWorkGroupCollective(const Instruction &instruction,
   }
   case spv::OpGroupIAdd:
   case spv::OpGroupFAdd:
-    return arithmetic(GroupArithmetic::Add, scan(), input(2));
+    return arithmetic(GroupArithmetic::Add, scan(), deciding(2));
   case spv::OpGroupSMin:
-    return arithmetic(GroupArithmetic::SMin, scan(), input(2));
+    return arithmetic(GroupArithmetic::SMin, scan(), deciding(2));
   case spv::OpGroupUMin:
-    return arithmetic(GroupArithmetic::UMin, scan(), input(2));
+    return arithmetic(GroupArithmetic::UMin, scan(), deciding(2));
   case spv::OpGroupFMin:
-    return arithmetic(GroupArithmetic::FMin, scan(), input(2));
+    return arithmetic(GroupArithmetic::FMin, scan(), deciding(2));
   case spv::OpGroupSMax:
-    return arithmetic(GroupArithmetic::SMax, scan(), input(2));
+    return arithmetic(GroupArithmetic::SMax, scan(), deciding(2));
   case spv::OpGroupUMax:
-    return arithmetic(GroupArithmetic::UMax, scan(), input(2));
+    return arithmetic(GroupArithmetic::UMax, scan(), deciding(2));
   case spv::OpGroupFMax:
-    return arithmetic(GroupArithmetic::FMax, scan(), input(2));
+    return arithmetic(GroupArithmetic::FMax, scan(), deciding(2));
   default:
     fail(instruction, "unsupported work-group instruction " + opcodeName(instruction.opcode));
   }

@@ -386,7 +386,6 @@ private:
   // given the operand indices of its memory scope and semantics.
   void emitFence(const Instruction &instruction, size_t scopeOperand, size_t semanticsOperand);
   std::optional<uint32_t> raceSyncOf(const Instruction &instruction, const Value &pointer);
-  void checkGroupOperands(const Instruction &instruction);
   bool lowerComposite(const Instruction &instruction);  // lower_composite.cpp
   bool lowerImage(const Instruction &instruction);      // lower_image.cpp
   runtime::ImageType imageTypeOf(const Type &type, uint32_t parameter) const;

@@ -199,26 +199,19 @@ TEST_P(CheckedMode, DeviceScopeAtomicsOrderWorkGroups) {
 // A relaxed arrival orders nothing, nor does an acquire-release one of
 // work-group scope: the last group (work-items 112-127), reading group 0's
 // store first, races.
-TEST_P(CheckedMode, RelaxedAtomicsDoNotOrderWorkGroups) {
-  cl_kernel k = kernel("last_group_relaxed");
-  arg(k, 0, buffer(iota(128, 1)));
-  arg(k, 1, buffer(std::vector<int>(128)));
-  arg(k, 2, buffer(std::vector<int>{0}));
-  arg(k, 3, buffer(std::vector<int>(1)));
-  const std::vector<Finding> findings = run(k, {128}, {16});
-  expectFinding(findings, "data-race", "last_group_relaxed", {112, 0, 0});
-  expectOther(findings, "last_group_relaxed", "work-group (0,0,0)");
-}
-
-TEST_P(CheckedMode, WorkGroupScopeAtomicsDoNotOrderWorkGroups) {
-  cl_kernel k = kernel("last_group_work_group_scope");
-  arg(k, 0, buffer(iota(128, 1)));
-  arg(k, 1, buffer(std::vector<int>(128)));
-  arg(k, 2, buffer(std::vector<int>{0}));
-  arg(k, 3, buffer(std::vector<int>(1)));
-  const std::vector<Finding> findings = run(k, {128}, {16});
-  expectFinding(findings, "data-race", "last_group_work_group_scope", {112, 0, 0});
-  expectOther(findings, "last_group_work_group_scope", "work-group (0,0,0)");
+TEST_P(CheckedMode, RelaxedOrWorkGroupScopeAtomicsDoNotOrderWorkGroups) {
+  for (const char *name : {"last_group_relaxed", "last_group_work_group_scope"}) {
+    SCOPED_TRACE(name);
+    std::remove(report_.c_str());
+    cl_kernel k = kernel(name);
+    arg(k, 0, buffer(iota(128, 1)));
+    arg(k, 1, buffer(std::vector<int>(128)));
+    arg(k, 2, buffer(std::vector<int>{0}));
+    arg(k, 3, buffer(std::vector<int>(1)));
+    const std::vector<Finding> findings = run(k, {128}, {16});
+    expectFinding(findings, "data-race", name, {112, 0, 0});
+    expectOther(findings, name, "work-group (0,0,0)");
+  }
 }
 
 // The races of dense accesses, which the check records per 64-byte line.
