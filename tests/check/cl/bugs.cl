@@ -12,9 +12,12 @@ kernel void global_read_before_start(global const int *in, global int *out) {
   out[i] = in[i - 3]; // BUG
 }
 
+// Work-item (3,2) of an 8x4 range over 32 floats writes element 32, just
+// past the end (an address far past it could fall in a buffer released
+// before, which is reported as such).
 kernel void two_dimensional(global float *out, int width) {
   size_t x = get_global_id(0), y = get_global_id(1);
-  size_t skew = x == 3 && y == 2 ? 4096 : 0;
+  size_t skew = x == 3 && y == 2 ? 13 : 0;
   out[y * width + x + skew] = 1.0f; // BUG
 }
 
