@@ -7,8 +7,11 @@
 #include "runtime/handlers.h"
 #include "runtime/shapes.h"
 
+#include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 
 namespace lanewise::runtime {
 
@@ -30,6 +33,83 @@ std::uint64_t readUnsigned(const std::byte *p, std::uint32_t bytes) {
   return value;
 }
 
+// A shuffle_xor by a uniform mask m below a power-of-two S, of one
+// component: lane i's source is in the block of eight at i ^ (m & ~7), its
+// lane (i & 7) ^ P where P = m & 7. With P a constant, a block is a
+// permutation of one vector.
+template <typename T, std::uint32_t P>
+void xorBlocks(const T *from, T *to, std::uint32_t m, std::uint32_t S, std::uint32_t n) {
+  for (std::uint32_t base = 0; base < n; base += S)
+    for (std::uint32_t i = 0; i < S; i += 8) {
+      const T *block = from + base + (i ^ (m & ~7u));
+#pragma GCC unroll 8
+      for (std::uint32_t j = 0; j < 8; ++j)
+        to[base + i + j] = block[j ^ P];
+    }
+}
+
+template <typename T>
+using XorBlocks = void (*)(const T *, T *, std::uint32_t, std::uint32_t, std::uint32_t);
+
+template <typename T> XorBlocks<T> xorBlocksFor(std::uint32_t m) {
+  static constexpr XorBlocks<T> forms[] = {&xorBlocks<T, 0>, &xorBlocks<T, 1>, &xorBlocks<T, 2>,
+                                           &xorBlocks<T, 3>, &xorBlocks<T, 4>, &xorBlocks<T, 5>,
+                                           &xorBlocks<T, 6>, &xorBlocks<T, 7>};
+  return forms[m & 7];
+}
+
+// shuffleWhole with a uniform index, whose sources are the same in every
+// sub-group: copies of runs of lanes instead of a lane at a time. Returns
+// false where the sources are not such runs (the caller's loop then).
+template <typename T, LaneSource Kind>
+bool shuffleUniform(const T *input, T *out, std::uint64_t operand, std::uint32_t components,
+                    std::uint32_t w, std::uint32_t S, std::uint32_t n) {
+  // As builtins::sourceLane computes it, modulo 2^32.
+  const std::uint32_t v = static_cast<std::uint32_t>(operand);
+  if constexpr (Kind == LaneSource::Xor) {
+    if (!std::has_single_bit(S) || S % 8 != 0)
+      return false;
+  } else if constexpr (Kind == LaneSource::Up || Kind == LaneSource::Down) {
+    // A source that wraps back into the sub-group.
+    if (v >= S && v > std::numeric_limits<std::uint32_t>::max() - S)
+      return false;
+  } else if constexpr (Kind != LaneSource::Index) {
+    return false;
+  }
+  // Every source outside the sub-group: each lane keeps its own input.
+  // (Xor: with S a power of two, i ^ v < S exactly when v < S.)
+  const bool outside = v >= S;
+  for (std::uint32_t c = 0; c < components; ++c) {
+    const T *from = input + c * w;
+    T *to = out + c * w;
+    if (outside) {
+      std::memcpy(to, from, n * sizeof(T));
+      continue;
+    }
+    if constexpr (Kind == LaneSource::Index) {
+      for (std::uint32_t base = 0; base < n; base += S)
+        std::fill_n(to + base, S, from[base + v]);
+    } else if constexpr (Kind == LaneSource::Xor) {
+      xorBlocksFor<T>(v)(from, to, v, S, n);
+    } else {
+      // Up: lane i takes i - v, and the lanes below v keep their own;
+      // Down: lane i takes i + v, and the lanes from S - v on keep theirs.
+      for (std::uint32_t base = 0; base < n; base += S) {
+        const T *f = from + base;
+        T *t = to + base;
+        if constexpr (Kind == LaneSource::Up) {
+          std::memcpy(t, f, v * sizeof(T));
+          std::memcpy(t + v, f, (S - v) * sizeof(T));
+        } else {
+          std::memcpy(t, f + v, (S - v) * sizeof(T));
+          std::memcpy(t + (S - v), f + (S - v), v * sizeof(T));
+        }
+      }
+    }
+  }
+  return true;
+}
+
 // Shuffles and broadcasts: out[l] = input[source lane of l]. operand[0] the
 // (first) input, operand[1] the index, delta or mask, operand[2] the second
 // input of the two-input Intel shuffles. aux: source kind | index bytes << 8.
@@ -41,6 +121,11 @@ std::uint64_t readUnsigned(const std::byte *p, std::uint32_t bytes) {
 template <std::uint32_t Bytes, LaneSource Kind, typename Index, bool IndexVarying>
 void shuffleWhole(const Instruction &in, ExecutionState &s) {
   using T = BitsT<Bytes>;
+  if constexpr (!IndexVarying)
+    if (shuffleUniform<T, Kind>(s.reg<const T>(in.operand[0]), s.reg<T>(in.result),
+                                *s.reg<const Index>(in.operand[1]), in.components, s.width,
+                                s.group->subgroupSize, s.laneCount))
+      return;
   const T *input = s.reg<const T>(in.operand[0]);
   const Index *index = s.reg<const Index>(in.operand[1]);
   T *out = s.reg<T>(in.result);

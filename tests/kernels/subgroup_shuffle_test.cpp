@@ -133,5 +133,60 @@ TYPED_TEST(SubgroupShuffle, UniformAndDivergent) {
   }
 }
 
+// ---- one index for every lane: a kernel argument -------------------------------------
+// The index, mask or delta is uniform, so every sub-group takes its values
+// from the same lanes: masks that reach across blocks of eight lanes, and
+// indices and deltas at and past the sub-group's size (whose results are
+// undefined, and not compared).
+TYPED_TEST(SubgroupShuffle, OneIndexForEveryLane) {
+  using T = Value<TypeParam>;
+  const std::string name = std::string("shuffle_argument_") + Traits<T>::name;
+  static const char *slotNames[] = {"shuffle(x, m)", "shuffle_xor(x, m)", "shuffle_up(x, m)",
+                                    "shuffle_down(x, m)", "shuffle_xor(x, m % max)"};
+  constexpr size_t K = 5;
+  const cl_uint ms[] = {0,  1,  2,  3,   5,   6,   7,           8,           9,
+                        12, 15, 16, 17,  23,  24,  31,          32,          33,
+                        63, 64, 65, 127, 128, 200, 0x7fffffffu, 0xfffffff0u, 0xffffffffu};
+  Rng rng(3);
+  for (const std::string &variant : kVariants) {
+    cl_kernel k = this->sgKernel(name, variant);
+    ASSERT_NE(k, nullptr);
+    for (const Range &r : kRanges) {
+      const size_t n = items(r);
+      std::vector<T> x(n);
+      for (T &v : x)
+        v = anyValue<T>(rng);
+      cl_mem in = this->buffer(x);
+      for (const cl_uint m : ms) {
+        cl_mem out = this->template sentinelBuffer<T>(n * K);
+        cl_mem info = this->template buffer<cl_uint>(n * kInfoWords);
+        this->setArgs(k, in, m, out, info);
+        this->run(k, r.global, r.local);
+        const std::string at = where(name, variant, r) + " m=" + std::to_string(m);
+        const auto p = this->partition(info, r, 0, at);
+        if (!p)
+          continue;
+        Expected<T> want(n, K);
+        for (const auto &sg : p->subgroups) {
+          const size_t size = sg.size(), max = p->max;
+          const std::vector<T> xv = gather(sg, x);
+          const std::vector<bool> all(size, true);
+          for (size_t l = 0; l < size; ++l) {
+            const size_t g = sg[l];
+            want.from(g, 0, xv, m, all);
+            want.from(g, 1, xv, std::int64_t(l ^ m), all);
+            want.from(g, 2, xv, std::int64_t(l) - std::int64_t(m), all);
+            want.from(g, 3, xv, std::int64_t(l) + std::int64_t(m), all);
+            want.from(g, 4, xv, std::int64_t(l ^ (m % max)), all);
+          }
+        }
+        compare<T>(
+            at, *p, this->template read<T>(out, n * K), want,
+            [](size_t s) { return std::string(slotNames[s]); }, true);
+      }
+    }
+  }
+}
+
 } // namespace
 } // namespace lanewise::test::subgroup

@@ -105,6 +105,22 @@ kernel void ids(global uint *info) { record(info); }
     o[15] = sub_group_shuffle_up(x, 1);                                                            \
   }
 
+// ---- shuffles by a kernel argument: one index for every lane ----------------
+// Slots: 0 shuffle(x, m), 1 shuffle_xor(x, m), 2 shuffle_up(x, m),
+// 3 shuffle_down(x, m), 4 shuffle_xor(x, m % max) (defined whatever m is).
+#define SHUFFLE_ARGUMENT_KERNEL(T)                                                                 \
+  kernel void shuffle_argument_##T(global const T *in, uint m, global T *out, global uint *info) { \
+    record(info);                                                                                  \
+    const size_t gid = get_global_linear_id();                                                     \
+    const T x = in[gid];                                                                           \
+    global T *o = out + gid * 5;                                                                   \
+    o[0] = sub_group_shuffle(x, m);                                                                \
+    o[1] = sub_group_shuffle_xor(x, m);                                                            \
+    o[2] = sub_group_shuffle_up(x, m);                                                             \
+    o[3] = sub_group_shuffle_down(x, m);                                                           \
+    o[4] = sub_group_shuffle_xor(x, m % get_max_sub_group_size());                                 \
+  }
+
 // ---- cl_khr_subgroup_non_uniform_arithmetic ---------------------------------
 // a: small values (add), p: factors (mul), m: any values (min, max, bitwise).
 // Slots: [0, 21) all lanes, [21, 42) odd lanes, each op as reduce, inclusive
@@ -221,6 +237,8 @@ INTEGER_TYPES(UNIFORM_KERNEL)
 FLOAT_TYPES(UNIFORM_KERNEL)
 INTEGER_TYPES(SHUFFLE_KERNEL)
 FLOAT_TYPES(SHUFFLE_KERNEL)
+INTEGER_TYPES(SHUFFLE_ARGUMENT_KERNEL)
+FLOAT_TYPES(SHUFFLE_ARGUMENT_KERNEL)
 #define NONUNIFORM_INT(T) NONUNIFORM_KERNEL(T, NU_BITS)
 #define NONUNIFORM_FLOAT(T) NONUNIFORM_KERNEL(T, NO_BITS)
 INTEGER_TYPES(NONUNIFORM_INT)
