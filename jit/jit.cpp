@@ -16,23 +16,39 @@
 // execution.h, elementwise), so a lane that skipped the block keeps what it
 // computed earlier. Elementwise instructions with uniform results compute
 // their components once, in place.
+//
+// The code holds no address of the process: a body reads each handler from
+// its instruction, found from the instructions argument. So a kernel's
+// code, an object file, is kept in the disk cache (native-KEY.o) and
+// loaded by later processes; KEY hashes everything the code depends on
+// (key()). Each kernel's code is linked into a JITDylib of its own,
+// removed with the last kernel that shares it.
 #include "builtins/math.h"
 #include "runtime/execution.h"
 #include "runtime/native.h"
 
+#include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Host.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Target/TargetMachine.h>
 
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <link.h>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -52,13 +68,27 @@ using runtime::Scalar;
 // Lanes per step of a run's loop.
 constexpr unsigned stepLanes = 16;
 
-// The process's JIT: one LLJIT for every kernel, each kernel's code under
-// a resource tracker of its own, removed with its NativeCode.
+// The code of one kernel, linked into a JITDylib of its own, shared by the
+// kernels of this process with the same key; unlinked with the last.
+struct Loaded {
+  llvm::orc::ExecutionSession *session = nullptr;
+  llvm::orc::JITDylib *library = nullptr;
+  std::vector<runtime::NativeBody> bodies;
+  std::uint32_t computed = 0, called = 0;
+  ~Loaded() {
+    if (library)
+      llvm::consumeError(session->removeJITDylib(*library));
+  }
+};
+
+// The process's JIT: one LLJIT for every kernel.
 struct Engine {
   std::unique_ptr<llvm::orc::LLJIT> jit;
-  std::unique_ptr<llvm::TargetMachine> machine; // for the optimisation passes
-  std::mutex mutex;
-  unsigned modules = 0;
+  std::unique_ptr<llvm::TargetMachine> machine; // for the optimisation passes and objects
+  std::string target;                           // the processor and its features, for keys
+  std::mutex mutex;                             // guards what follows
+  unsigned libraries = 0;
+  std::map<std::string, std::weak_ptr<Loaded>> loaded; // by key
 };
 
 Engine *engine(std::string *error) {
@@ -82,6 +112,8 @@ Engine *engine(std::string *error) {
       return nullptr;
     }
     auto *made = new Engine();
+    made->target = builder->getTargetTriple().str() + " " + llvm::sys::getHostCPUName().str() +
+                   " " + builder->getFeatures().getString();
     made->jit = std::move(*jit);
     made->machine = std::move(*machine);
     return made;
@@ -93,14 +125,14 @@ Engine *engine(std::string *error) {
 
 class Native final : public runtime::NativeCode {
 public:
-  explicit Native(llvm::orc::ResourceTrackerSP tracker) : tracker_(std::move(tracker)) {}
-  ~Native() override {
-    if (tracker_)
-      llvm::consumeError(tracker_->remove());
+  explicit Native(std::shared_ptr<Loaded> loaded) : loaded_(std::move(loaded)) {
+    bodies = loaded_->bodies;
+    nativeInstructions = loaded_->computed;
+    calledInstructions = loaded_->called;
   }
 
 private:
-  llvm::orc::ResourceTrackerSP tracker_;
+  std::shared_ptr<Loaded> loaded_;
 };
 
 // The LLVM type of an element of `type` (Bool: a byte, 0 or 1).
@@ -406,7 +438,7 @@ public:
     i64_ = b_.getInt64Ty();
     pointer_ = llvm::PointerType::getUnqual(i8_);
     handlerType_ = llvm::FunctionType::get(b_.getVoidTy(), {pointer_, pointer_}, false);
-    bodyType_ = llvm::FunctionType::get(b_.getVoidTy(), {pointer_}, false);
+    bodyType_ = llvm::FunctionType::get(b_.getVoidTy(), {pointer_, pointer_}, false);
   }
 
   // The body of block `index`, or null when it has nothing the JIT
@@ -424,6 +456,7 @@ public:
     f->addFnAttr(llvm::Attribute::NoUnwind);
     function_ = f;
     state_ = f->getArg(0);
+    instructions_ = f->getArg(1);
     b_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", f));
     registers_ = b_.CreateLoad(pointer_, field(offsetof(ExecutionState, registers), pointer_));
     std::uint32_t i = 0;
@@ -528,10 +561,6 @@ private:
     return true;
   }
 
-  llvm::Value *constantPointer(const void *address) {
-    return llvm::ConstantExpr::getIntToPtr(
-        llvm::ConstantInt::get(i64_, reinterpret_cast<std::uintptr_t>(address)), pointer_);
-  }
   // A pointer to the field of the ExecutionState at `offset`, as `type`*.
   llvm::Value *field(std::size_t offset, llvm::Type *type) {
     llvm::Value *at = b_.CreateConstGEP1_64(i8_, state_, offset);
@@ -543,13 +572,16 @@ private:
                             llvm::PointerType::getUnqual(type));
   }
 
+  // A call of instruction `at`'s handler, read from the instruction.
   void emitCall(std::uint32_t at) {
-    const Instruction &in = code_.instructions[at];
-    b_.CreateStore(constantPointer(&in), field(offsetof(ExecutionState, current), pointer_));
-    llvm::Value *handler = llvm::ConstantExpr::getIntToPtr(
-        llvm::ConstantInt::get(i64_, reinterpret_cast<std::uintptr_t>(in.handler)),
-        llvm::PointerType::getUnqual(handlerType_));
-    b_.CreateCall(handlerType_, handler, {constantPointer(&in), state_});
+    llvm::Value *in = b_.CreateConstGEP1_64(i8_, instructions_, at * sizeof(Instruction));
+    b_.CreateStore(in, field(offsetof(ExecutionState, current), pointer_));
+    llvm::Type *handlerPointer = llvm::PointerType::getUnqual(handlerType_);
+    llvm::Value *handler = b_.CreateLoad(
+        handlerPointer,
+        b_.CreateBitCast(b_.CreateConstGEP1_64(i8_, in, offsetof(Instruction, handler)),
+                         llvm::PointerType::getUnqual(handlerPointer)));
+    b_.CreateCall(handlerType_, handler, {in, state_});
   }
 
   // The component of operand k that component c of the result reads:
@@ -705,7 +737,7 @@ private:
   llvm::PointerType *pointer_;
   llvm::FunctionType *handlerType_, *bodyType_;
   llvm::Function *function_ = nullptr;
-  llvm::Value *state_ = nullptr, *registers_ = nullptr;
+  llvm::Value *state_ = nullptr, *instructions_ = nullptr, *registers_ = nullptr;
 };
 
 void optimise(llvm::Module &module, llvm::TargetMachine &machine) {
@@ -722,13 +754,210 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine) {
   builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(module, modules);
 }
 
+// A 128-bit FNV-1a hash of what is added, in two lanes.
+class KeyHash {
+public:
+  void add(const void *data, std::size_t size) {
+    const auto *bytes = static_cast<const unsigned char *>(data);
+    for (std::size_t i = 0; i < size; ++i) {
+      a_ = (a_ ^ bytes[i]) * 0x100000001b3ull;
+      b_ = (b_ ^ bytes[i]) * 0x100000001b3ull + 1;
+    }
+  }
+  template <typename T> void add(const T &value) { add(&value, sizeof value); }
+  void add(const std::string &text) {
+    add(text.size());
+    add(text.data(), text.size());
+  }
+  std::string hex() const {
+    char text[33];
+    std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(a_),
+                  static_cast<unsigned long long>(b_));
+    return text;
+  }
+
+private:
+  std::uint64_t a_ = 0xcbf29ce484222325ull, b_ = 0x84222325cbf29ce4ull;
+};
+
+// The GNU build id of this module (the JIT's own code: what a NativeOp
+// compiles to, the ExecutionState's layout), or empty.
+std::string buildId() {
+  struct Search {
+    const void *address;
+    std::string id;
+  } search{reinterpret_cast<const void *>(&buildId), {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info *info, std::size_t, void *data) {
+        auto &search = *static_cast<Search *>(data);
+        const auto address = reinterpret_cast<std::uintptr_t>(search.address);
+        bool mine = false;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr) &segment = info->dlpi_phdr[i];
+          const std::uintptr_t start = info->dlpi_addr + segment.p_vaddr;
+          mine |=
+              segment.p_type == PT_LOAD && address >= start && address < start + segment.p_memsz;
+        }
+        if (!mine)
+          return 0;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr) &segment = info->dlpi_phdr[i];
+          if (segment.p_type != PT_NOTE)
+            continue;
+          const char *note = reinterpret_cast<const char *>(info->dlpi_addr + segment.p_vaddr);
+          const char *end = note + segment.p_memsz;
+          while (note + sizeof(ElfW(Nhdr)) <= end) {
+            ElfW(Nhdr) header;
+            std::memcpy(&header, note, sizeof header);
+            const char *name = note + sizeof header;
+            const char *desc = name + ((header.n_namesz + 3) & ~3u);
+            if (header.n_type == NT_GNU_BUILD_ID && header.n_namesz == 4 &&
+                std::memcmp(name, "GNU", 4) == 0) {
+              for (std::uint32_t k = 0; k < header.n_descsz; ++k) {
+                char hex[3];
+                std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(desc[k]));
+                search.id += hex;
+              }
+              return 1;
+            }
+            note = desc + ((header.n_descsz + 3) & ~3u);
+          }
+        }
+        return 1;
+      },
+      &search);
+  return search.id;
+}
+
+// The key of a kernel's native code: everything the emitted code depends
+// on. The JIT's build and LLVM's version (how each NativeOp compiles, the
+// layouts it reads), the processor and its features, the warp's width,
+// the blocks, and each instruction's NativeOp with, for those the JIT
+// computes, the registers and components it works on (a called handler is
+// found at run time, by the instruction's position). Empty: no build id,
+// so no key that a rebuilt JIT would not share.
+std::string key(const Engine &engine, const KernelCode &code, const NativeOp *ops) {
+  static const std::string build = buildId();
+  if (build.empty())
+    return {};
+  KeyHash hash;
+  hash.add(build);
+  hash.add(std::string(LLVM_VERSION_STRING));
+  hash.add(engine.target);
+  hash.add(code.width);
+  hash.add(code.blocks.size());
+  for (const runtime::Block &block : code.blocks) {
+    hash.add(block.firstInstruction);
+    hash.add(block.instructionCount);
+  }
+  hash.add(code.instructions.size());
+  for (std::size_t i = 0; i < code.instructions.size(); ++i) {
+    const NativeOp &op = ops[i];
+    hash.add(op.kind);
+    if (!computes(op))
+      continue;
+    hash.add(op.binary);
+    hash.add(op.math);
+    hash.add(op.type);
+    hash.add(op.fromSigned);
+    hash.add(op.to);
+    hash.add(op.toSigned);
+    hash.add(op.bytes);
+    hash.add(op.shape.result);
+    hash.add(op.shape.operand);
+    const Instruction &in = code.instructions[i];
+    hash.add(in.result);
+    hash.add(in.operand);
+    hash.add(in.components);
+    hash.add(in.aux);
+  }
+  return hash.hex();
+}
+
+// The module compiled to an object file, or empty.
+llvm::SmallVector<char, 0> objectOf(llvm::Module &module, llvm::TargetMachine &machine,
+                                    std::string *error) {
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream stream(object);
+  llvm::legacy::PassManager passes;
+  if (machine.addPassesToEmitFile(passes, stream, nullptr, llvm::CGFT_ObjectFile)) {
+    *error = "LLVM cannot make object files for this processor";
+    return {};
+  }
+  passes.run(module);
+  return object;
+}
+
+// Writes `object` to `path` through a temporary file and a rename, so that
+// readers see the whole file or none; a failure leaves no cache entry.
+void writeCached(const std::string &path, llvm::ArrayRef<char> object) {
+  llvm::SmallString<256> temporary;
+  int fd = -1;
+  if (llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%%%", fd, temporary))
+    return;
+  {
+    llvm::raw_fd_ostream file(fd, /*shouldClose=*/true);
+    file.write(object.data(), object.size());
+    file.close();
+    if (file.has_error()) {
+      file.clear_error();
+      llvm::sys::fs::remove(temporary);
+      return;
+    }
+  }
+  if (llvm::sys::fs::rename(temporary, path))
+    llvm::sys::fs::remove(temporary);
+}
+
+// Links `object` into a JITDylib of its own and finds each block's body.
+// Null, with `error` set, if the object does not link.
+std::shared_ptr<Loaded> link(Engine &engine, std::unique_ptr<llvm::MemoryBuffer> object,
+                             const std::vector<std::string> &names, std::string *error) {
+  llvm::orc::ExecutionSession &session = engine.jit->getExecutionSession();
+  auto library =
+      engine.jit->createJITDylib("lanewise_kernel_" + std::to_string(engine.libraries++));
+  if (!library) {
+    *error = llvm::toString(library.takeError());
+    return nullptr;
+  }
+  auto loaded = std::make_shared<Loaded>();
+  loaded->session = &session;
+  loaded->library = &*library;
+  // The C library's functions LLVM may call (memcpy, memset, libm).
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      engine.jit->getDataLayout().getGlobalPrefix());
+  if (!process) {
+    *error = llvm::toString(process.takeError());
+    return nullptr;
+  }
+  library->addGenerator(std::move(*process));
+  if (llvm::Error failed = engine.jit->addObjectFile(*library, std::move(object))) {
+    *error = llvm::toString(std::move(failed));
+    return nullptr;
+  }
+  loaded->bodies.assign(names.size(), nullptr);
+  for (std::size_t b = 0; b < names.size(); ++b) {
+    if (names[b].empty())
+      continue;
+    auto symbol = engine.jit->lookup(*library, names[b]);
+    if (!symbol) {
+      *error = llvm::toString(symbol.takeError());
+      return nullptr;
+    }
+    loaded->bodies[b] = reinterpret_cast<runtime::NativeBody>(symbol->getAddress());
+  }
+  return loaded;
+}
+
 } // namespace
 } // namespace lanewise::jit
 
 extern "C" [[gnu::visibility("default")]] lanewise::runtime::NativeCode *
-lanewise_jit_compile_v1(const lanewise::runtime::KernelCode &code,
-                        const lanewise::runtime::NativeOp *ops, std::string *error) {
+lanewise_jit_compile_v2(const lanewise::runtime::KernelCode &code,
+                        const lanewise::runtime::NativeOp *ops, const char *cacheDirectory,
+                        std::string *error) {
   using namespace lanewise::jit;
+  using lanewise::runtime::NativeCode;
   if (code.width % stepLanes != 0) {
     *error = "warps of " + std::to_string(code.width) + " lanes are not compiled (a multiple of " +
              std::to_string(stepLanes) + " is)";
@@ -738,7 +967,18 @@ lanewise_jit_compile_v1(const lanewise::runtime::KernelCode &code,
   if (!shared)
     return nullptr;
   std::lock_guard lock(shared->mutex);
-  const std::string prefix = "lanewise_body_" + std::to_string(shared->modules++) + "_";
+  std::string id = key(*shared, code, ops);
+  if (id.empty()) // no build id: names of this process only, and no disk cache
+    id = "process_" + std::to_string(shared->libraries);
+  if (auto found = shared->loaded.find(id); found != shared->loaded.end())
+    if (std::shared_ptr<Loaded> live = found->second.lock()) {
+      auto native = std::make_unique<Native>(std::move(live));
+      native->origin = NativeCode::Origin::Shared;
+      return native.release();
+    }
+
+  // Emitted in any case: which blocks have a body, and the statistics.
+  const std::string prefix = "lanewise_" + id + "_";
   auto context = std::make_unique<llvm::LLVMContext>();
   auto module = std::make_unique<llvm::Module>(prefix, *context);
   module->setDataLayout(shared->jit->getDataLayout());
@@ -753,33 +993,44 @@ lanewise_jit_compile_v1(const lanewise::runtime::KernelCode &code,
     *error = "no instruction the JIT computes itself";
     return nullptr;
   }
-  std::string problems;
-  llvm::raw_string_ostream stream(problems);
-  if (llvm::verifyModule(*module, &stream)) {
-    *error = "the JIT made an invalid module: " + stream.str();
-    return nullptr;
+
+  std::shared_ptr<Loaded> loaded;
+  NativeCode::Origin origin = NativeCode::Origin::Compiled;
+  std::string path;
+  if (cacheDirectory && !id.starts_with("process_")) {
+    path = std::string(cacheDirectory) + "/native-" + id + ".o";
+    if (auto cached = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                                  /*RequiresNullTerminator=*/false)) {
+      std::string ignored; // an entry that does not link is replaced below
+      loaded = link(*shared, std::move(*cached), names, &ignored);
+      origin = NativeCode::Origin::DiskCache;
+    }
   }
-  optimise(*module, *shared->machine);
-  llvm::orc::JITDylib &library = shared->jit->getMainJITDylib();
-  llvm::orc::ResourceTrackerSP tracker = library.createResourceTracker();
-  if (llvm::Error failed = shared->jit->addIRModule(
-          tracker, llvm::orc::ThreadSafeModule(std::move(module), std::move(context)))) {
-    *error = llvm::toString(std::move(failed));
-    return nullptr;
-  }
-  auto native = std::make_unique<Native>(tracker);
-  native->bodies.assign(code.blocks.size(), nullptr);
-  native->nativeInstructions = computed;
-  native->calledInstructions = called;
-  for (std::uint32_t b = 0; b < code.blocks.size(); ++b) {
-    if (names[b].empty())
-      continue;
-    auto symbol = shared->jit->lookup(library, names[b]);
-    if (!symbol) {
-      *error = llvm::toString(symbol.takeError());
+  if (!loaded) {
+    origin = NativeCode::Origin::Compiled;
+    std::string problems;
+    llvm::raw_string_ostream stream(problems);
+    if (llvm::verifyModule(*module, &stream)) {
+      *error = "the JIT made an invalid module: " + stream.str();
       return nullptr;
     }
-    native->bodies[b] = reinterpret_cast<lanewise::runtime::NativeBody>(symbol->getAddress());
+    optimise(*module, *shared->machine);
+    llvm::SmallVector<char, 0> object = objectOf(*module, *shared->machine, error);
+    if (object.empty())
+      return nullptr;
+    if (!path.empty() && !llvm::sys::fs::create_directories(cacheDirectory))
+      writeCached(path, object);
+    loaded = link(
+        *shared,
+        llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(object.data(), object.size()), prefix),
+        names, error);
+    if (!loaded)
+      return nullptr;
   }
+  loaded->computed = computed;
+  loaded->called = called;
+  shared->loaded[id] = loaded;
+  auto native = std::make_unique<Native>(std::move(loaded));
+  native->origin = origin;
   return native.release();
 }

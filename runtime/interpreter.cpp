@@ -433,7 +433,7 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
       counts.activeLanes.fetch_add(active, std::memory_order_relaxed);
       counts.presentLanes.fetch_add(n, std::memory_order_relaxed);
       if (native)
-        native(s);
+        native(s, code.instructions.data());
       else
         for (; instruction != end; ++instruction) {
           s.current = instruction;
@@ -443,7 +443,7 @@ WarpStop runWarpOf(const KernelCode &code, ExecutionState &s, LaneControl &contr
               ticks() - start, std::memory_order_relaxed);
         }
     } else if (native) {
-      native(s);
+      native(s, code.instructions.data());
     } else {
       for (; instruction != end; ++instruction) {
         s.current = instruction;

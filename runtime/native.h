@@ -52,7 +52,10 @@ struct NativeOp {
 
 // A block's native body: runs the block's instructions for the active
 // lanes of `state`, as the interpreter's loop over them would.
-using NativeBody = void (*)(ExecutionState &state);
+// `instructions` is the kernel's KernelCode::instructions: the code holds
+// no address of this process (the handlers are read from the
+// instructions), so that it can be kept on disk and loaded by another.
+using NativeBody = void (*)(ExecutionState &state, const Instruction *instructions);
 
 // A kernel's native code: a body per block (null: interpreted), and what
 // holds them.
@@ -63,12 +66,22 @@ public:
   // Instructions the bodies compute themselves, and those they call the
   // handler of, for LANEWISE_STATS.
   std::uint32_t nativeInstructions = 0, calledInstructions = 0;
+  // Where the code came from, for LANEWISE_STATS: compiled now, loaded
+  // from the disk cache, or shared with a kernel of the same code that
+  // this process compiled or loaded already.
+  enum class Origin : std::uint8_t { Compiled, DiskCache, Shared };
+  Origin origin = Origin::Compiled;
 };
 
 // The JIT module's entry (jit/jit.cpp), looked up by name when the module
-// is loaded. `ops` holds one NativeOp per instruction of `code`. Returns
-// null, with `error` set, for a kernel it cannot compile.
-using JitCompile = NativeCode *(*)(const KernelCode &code, const NativeOp *ops, std::string *error);
-inline constexpr const char *jitCompileSymbol = "lanewise_jit_compile_v1";
+// is loaded. `ops` holds one NativeOp per instruction of `code`.
+// `cacheDirectory` (null: no disk cache) is where native code is kept
+// between processes, keyed by everything the code depends on: the
+// kernel's bytecode and NativeOps, the JIT module's build, LLVM's version,
+// the processor and its features. Returns null, with `error` set, for a
+// kernel it cannot compile.
+using JitCompile = NativeCode *(*)(const KernelCode &code, const NativeOp *ops,
+                                   const char *cacheDirectory, std::string *error);
+inline constexpr const char *jitCompileSymbol = "lanewise_jit_compile_v2";
 
 } // namespace lanewise::runtime

@@ -4,6 +4,7 @@
 #include "runtime/tier.h"
 
 #include "builtins/math.h"
+#include "runtime/cache_directory.h"
 #include "runtime/shapes.h"
 
 #include <tbb/task_arena.h>
@@ -14,6 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <filesystem>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
@@ -241,8 +244,10 @@ void compile(const KernelCode &code) {
     for (std::size_t i = 0; i < ops.size(); ++i)
       if (auto found = table.find(code.instructions[i].handler); found != table.end())
         ops[i] = found->second;
+    const std::optional<std::filesystem::path> cache = cacheDirectory();
+    const std::string folder = cache ? cache->string() : std::string();
     try {
-      native.reset(module.compile(code, ops.data(), &failure));
+      native.reset(module.compile(code, ops.data(), cache ? folder.c_str() : nullptr, &failure));
     } catch (const std::exception &error) {
       failure = error.what();
     }
@@ -310,9 +315,12 @@ std::string tierDescription(TierState &tier, std::size_t blocks) {
     std::size_t compiled = 0;
     for (NativeBody body : native->bodies)
       compiled += body != nullptr;
+    static constexpr const char *origins[] = {"compiled", "loaded from the disk cache",
+                                              "shared with a kernel of the same code"};
     return "native: " + std::to_string(compiled) + " of " + std::to_string(blocks) + " blocks, " +
            std::to_string(native->nativeInstructions) + " instructions computed, " +
-           std::to_string(native->calledInstructions) + " through their handlers";
+           std::to_string(native->calledInstructions) + " through their handlers; " +
+           origins[static_cast<std::size_t>(native->origin)];
   }
   if (!tier.failure.empty())
     return "interpreted: " + tier.failure;

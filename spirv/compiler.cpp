@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "spirv/compiler.h"
+#include "runtime/cache_directory.h"
 #include "spirv/support.h"
 #include "spirv/translator/fixups.h"
 #include "spirv/translator/messages.h"
@@ -205,18 +206,6 @@ struct Hash {
     return text;
   }
 };
-
-std::optional<fs::path> cacheDirectory() {
-  if (const char *off = std::getenv("LANEWISE_CACHE"); off && std::string(off) == "0")
-    return std::nullopt;
-  if (const char *dir = std::getenv("LANEWISE_CACHE_DIR"); dir && *dir)
-    return fs::path(dir);
-  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-    return fs::path(xdg) / "lanewise";
-  if (const char *home = std::getenv("HOME"); home && *home)
-    return fs::path(home) / ".cache" / "lanewise";
-  return std::nullopt;
-}
 
 bool readFile(const fs::path &path, std::string &contents) {
   std::ifstream file(path, std::ios::binary);
@@ -843,7 +832,7 @@ CompileResult compileOpenCLC(const CompileRequest &request) {
   bool cacheable = true;
   for (size_t i = 0; i + 1 < translated.clang.size(); ++i)
     cacheable &= translated.clang[i] != "-I";
-  const std::optional<fs::path> cache = cacheable ? cacheDirectory() : std::nullopt;
+  const std::optional<fs::path> cache = cacheable ? runtime::cacheDirectory() : std::nullopt;
   const std::string name = key.hex();
   result.key = name;
   if (cache) {

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # LANEWISE_TIER: the native tier computes what the interpreter does, with
 # the values of OpenCL C's arithmetic (computed here by the shell); the
-# statistics say which tier ran; an unknown tier is reported and the
-# kernel runs interpreted.
+# statistics say which tier ran, and whether the native code came from the
+# disk cache; an unknown tier is reported and the kernel runs interpreted.
 set -u
 lanewise=$1
 cases=$(cd "$(dirname "$0")/cases" && pwd)
@@ -40,6 +40,31 @@ $stats"
 stats=$(LANEWISE_TIER=interp LANEWISE_STATS=1 run 2>&1 >/dev/null)
 echo "$stats" | grep -q "tier:" && fail "the interpreter's statistics name a tier:
 $stats"
+
+# The disk cache: the first process compiles and keeps the kernel's native
+# code, the next loads it; an entry that is not the code (cut short, or
+# another file) is compiled again and replaced; LANEWISE_CACHE=0 keeps none.
+cache=$(mktemp -d)
+trap 'rm -rf "$cache"' EXIT
+native_run() { LANEWISE_CACHE_DIR=$cache LANEWISE_TIER=jit LANEWISE_STATS=1 run 2>&1; }
+expect_origin() { # origin, what
+  out=$(native_run)
+  echo "$out" | grep -q "tier: native: .*; $1$" || fail "$2: the statistics do not say \"$1\":
+$out"
+  echo "$out" | grep -q "^out = {$ints}$" || fail "$2: wrong results:
+$out"
+}
+expect_origin compiled "a cold disk cache"
+ls "$cache"/native-*.o >/dev/null 2>&1 || fail "no native code in the disk cache: $(ls "$cache")"
+expect_origin "loaded from the disk cache" "a warm disk cache"
+for entry in "$cache"/native-*.o; do head -c 64 "$entry" >"$entry.cut" && mv "$entry.cut" "$entry"; done
+expect_origin compiled "entries cut short"
+expect_origin "loaded from the disk cache" "entries written again"
+for entry in "$cache"/native-*.o; do cp "$lanewise" "$entry"; done
+expect_origin compiled "entries of another program"
+rm -f "$cache"/native-*.o
+LANEWISE_CACHE=0 native_run >/dev/null
+ls "$cache"/native-*.o >/dev/null 2>&1 && fail "LANEWISE_CACHE=0 wrote native code: $(ls "$cache")"
 
 out=$(LANEWISE_TIER=native run 2>&1)
 echo "$out" | grep -q "LANEWISE_TIER=native is not one of interp, jit, auto" ||
