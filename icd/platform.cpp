@@ -460,7 +460,13 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
     return result.array<cl_name_version>(list);
   }
   case CL_DEVICE_MAX_PARAMETER_SIZE:
-    return result(std::size_t{4096});
+    // The full profile's minimum. Kernels may take more (as many as clang
+    // compiles), but a module is only valid SPIR-V with at most 255
+    // function parameters (SPIR-V 2.17, Universal Limits, which spirv-val
+    // enforces): this size in the widest scalar, long, and a pointer stay
+    // within them, so a kernel the size allows can go through SPIR-V
+    // compiled offline as well.
+    return result(std::size_t{1024});
   case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
     return result(d.memBaseAddrAlignBits);
   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
@@ -675,12 +681,19 @@ cl_int partitionShares(const _cl_device_id &device, const cl_device_partition_pr
     return CL_INVALID_VALUE;
   switch (properties[0]) {
   case CL_DEVICE_PARTITION_EQUALLY: {
-    // {EQUALLY, n, 0}: as many sub-devices of n units as fit.
+    // {EQUALLY, n, 0}: as many smaller sub-devices of n units as fit. n of
+    // all the units would leave the device whole; more units than it has
+    // cannot be requested (as the CTS reads CL_INVALID_DEVICE_PARTITION_COUNT's
+    // "the total number of compute units requested exceeds").
     if (properties[2] != 0)
       return CL_INVALID_VALUE;
     const cl_device_partition_property n = properties[1];
-    if (n <= 0 || cl_uint(n) > units)
-      return n <= 0 ? CL_INVALID_VALUE : CL_DEVICE_PARTITION_FAILED;
+    if (n <= 0)
+      return CL_INVALID_VALUE;
+    if (cl_uint(n) > units)
+      return CL_INVALID_DEVICE_PARTITION_COUNT;
+    if (cl_uint(n) == units)
+      return CL_DEVICE_PARTITION_FAILED;
     shares = consecutiveShares(device, std::vector<cl_uint>(units / cl_uint(n), cl_uint(n)));
     partition.assign(properties, properties + 3);
     break;

@@ -57,6 +57,28 @@ spirv-val private_array.spv || fail "spirv-val rejects private_array.spv"
   fail "compile narrow_switch.cl exited with $?"
 spirv-val narrow_switch.spv || fail "spirv-val rejects narrow_switch.spv"
 
+# A kernel of CL_DEVICE_MAX_PARAMETER_SIZE bytes of arguments, in longs and
+# one pointer (as the CTS's min_max_parameter_size makes it), compiles to a
+# module spirv-val accepts (at most 255 parameters) and runs.
+size=$("$lanewise" info | sed -n 's/^ *Kernel parameters *\([0-9]*\) bytes.*/\1/p')
+[ -n "$size" ] || fail "lanewise info names no kernel parameter size"
+count=$(((${size:-1024} - 8) / 8))
+{
+  printf 'kernel void many(global long *out'
+  for ((i = 0; i < count; ++i)); do printf ', long a%d' $i; done
+  printf ') {\n  long sum = 0;\n'
+  for ((i = 0; i < count; ++i)); do printf '  sum += a%d;\n' $i; done
+  printf '  out[get_global_id(0)] = sum;\n}\n'
+} >many.cl
+"$lanewise" compile many.cl -o many.spv || fail "compile many.cl ($count longs) exited with $?"
+spirv-val many.spv || fail "spirv-val rejects a kernel of $count longs and a pointer"
+arguments=()
+for ((i = 0; i < count; ++i)); do arguments+=(--arg "a$i=long:$i"); done
+out=$("$lanewise" run many.spv --kernel many --global 2 --arg out=buffer:long:2 "${arguments[@]}" \
+      --print out 2>&1)
+sum=$((count * (count - 1) / 2))
+[ "$out" = "out = {$sum, $sum}" ] || fail "a kernel of $count longs ran to '$out', not {$sum, $sum}"
+
 # A program that does not build: status 1, the build log, no output file.
 printf 'kernel void broken(global int *p) { p[0] = undeclared; }\n' >broken.cl
 errors=$("$lanewise" compile broken.cl -o broken.spv 2>&1)
