@@ -18,6 +18,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string_view>
 #include <thread>
@@ -495,9 +496,14 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device, cl_device_info param, si
     return result(d.constantBufferSize);
   case CL_DEVICE_MAX_CONSTANT_ARGS:
     return result(cl_uint{8});
-  // A program-scope variable is an allocation like a buffer's.
+  // A program-scope variable is an allocation like a buffer's, of a type
+  // Lanewise lays out: an array has at most 2^32 - 1 elements (a byte
+  // array that many bytes).
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
-    return result(std::size_t{caps.programScopeGlobals ? d.maxAllocSize : 0u});
+    return result(
+        caps.programScopeGlobals
+            ? std::min<std::size_t>(d.maxAllocSize, std::numeric_limits<std::uint32_t>::max())
+            : std::size_t{0});
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
     return result(std::size_t{caps.programScopeGlobals ? 65536u : 0u});
   case CL_DEVICE_LOCAL_MEM_TYPE:

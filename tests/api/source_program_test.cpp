@@ -573,6 +573,33 @@ TEST_F(SourceProgram, KernelWithMoreThan255Arguments) {
   EXPECT_EQ(result, std::vector<cl_int>(4, want));
 }
 
+// A program-scope byte array of CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE bytes
+// builds and runs (the CTS's progvar_prog_scope_misc declares one): the
+// reported size is one Lanewise can lay out.
+TEST_F(SourceProgram, ProgramScopeVariableOfTheReportedMaximumSize) {
+  size_t size = 0;
+  ASSERT_EQ(
+      clGetDeviceInfo(device, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, sizeof size, &size, nullptr),
+      CL_SUCCESS);
+  ASSERT_GE(size, 65536u);
+  const std::string text = "global uchar var[" + std::to_string(size) +
+                           "ul];\n"
+                           "kernel void k(global uchar *out) {\n"
+                           "  var[" +
+                           std::to_string(size - 1) +
+                           "ul] = 7;\n"
+                           "  var[0] = 3;\n"
+                           "  out[0] = var[" +
+                           std::to_string(size - 1) +
+                           "ul] + var[0];\n"
+                           "}\n";
+  cl_program program = built(text, "-cl-std=CL3.0");
+  ASSERT_NE(program, nullptr);
+  cl_mem out = buffer(std::vector<cl_uchar>(1));
+  launch(program, "k", 1, {argumentOf(out)});
+  EXPECT_EQ(readBack<cl_uchar>(out, 1), std::vector<cl_uchar>{10});
+}
+
 TEST_F(SourceProgram, BuildCallbackIsCalledOnce) {
   cl_program program = source("kernel void k(global int *out) { out[get_global_id(0)] = 9; }\n");
   ASSERT_NE(program, nullptr);
