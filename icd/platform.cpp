@@ -80,13 +80,19 @@ cl_uint cpuFrequencyMHz() {
 }
 
 // The affinity domains a device may be partitioned along: those the host
-// describes for its processors, and the next partitionable one; none for
-// a device of one compute unit.
+// describes for its processors that split them into more than one group
+// (a node or cache all of them share would leave the device whole), and
+// then the next partitionable one; none for a device of one compute unit.
 cl_device_affinity_domain affinityDomains(const DeviceDescription &device) {
   if (device.computeUnits <= 1)
     return 0;
   const cl_device_affinity_domain described = describedDomains(device.processors);
-  return described ? described | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE : 0;
+  cl_device_affinity_domain splitting = 0;
+  for (cl_device_affinity_domain domain = CL_DEVICE_AFFINITY_DOMAIN_NUMA;
+       domain <= CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE; domain <<= 1)
+    if ((described & domain) && groupsSharing(device.processors, domain).size() > 1)
+      splitting |= domain;
+  return splitting ? splitting | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE : 0;
 }
 
 cl_ulong sysconfBytes(int pages, int pageSize) {
