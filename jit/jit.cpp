@@ -25,6 +25,7 @@
 // removed with the last kernel that shares it.
 #include "builtins/math.h"
 #include "runtime/execution.h"
+#include "runtime/hash.h"
 #include "runtime/native.h"
 
 #include <llvm/Config/llvm-config.h>
@@ -754,32 +755,6 @@ void optimise(llvm::Module &module, llvm::TargetMachine &machine) {
   builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(module, modules);
 }
 
-// A 128-bit FNV-1a hash of what is added, in two lanes.
-class KeyHash {
-public:
-  void add(const void *data, std::size_t size) {
-    const auto *bytes = static_cast<const unsigned char *>(data);
-    for (std::size_t i = 0; i < size; ++i) {
-      a_ = (a_ ^ bytes[i]) * 0x100000001b3ull;
-      b_ = (b_ ^ bytes[i]) * 0x100000001b3ull + 1;
-    }
-  }
-  template <typename T> void add(const T &value) { add(&value, sizeof value); }
-  void add(const std::string &text) {
-    add(text.size());
-    add(text.data(), text.size());
-  }
-  std::string hex() const {
-    char text[33];
-    std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(a_),
-                  static_cast<unsigned long long>(b_));
-    return text;
-  }
-
-private:
-  std::uint64_t a_ = 0xcbf29ce484222325ull, b_ = 0x84222325cbf29ce4ull;
-};
-
 // The GNU build id of this module (the JIT's own code: what a NativeOp
 // compiles to, the ExecutionState's layout), or empty.
 std::string buildId() {
@@ -840,9 +815,9 @@ std::string key(const Engine &engine, const KernelCode &code, const NativeOp *op
   static const std::string build = buildId();
   if (build.empty())
     return {};
-  KeyHash hash;
+  runtime::Hash hash;
   hash.add(build);
-  hash.add(std::string(LLVM_VERSION_STRING));
+  hash.add(std::string_view(LLVM_VERSION_STRING));
   hash.add(engine.target);
   hash.add(code.width);
   hash.add(code.blocks.size());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "spirv/compiler.h"
 #include "runtime/cache_directory.h"
+#include "runtime/hash.h"
 #include "spirv/support.h"
 #include "spirv/translator/fixups.h"
 #include "spirv/translator/messages.h"
@@ -190,22 +191,7 @@ std::vector<std::string> splitOptions(const std::string &text) {
 }
 
 // 128-bit FNV-1a, for cache keys.
-struct Hash {
-  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
-  void add(const std::string &text) {
-    for (unsigned char c : text) {
-      a = (a ^ c) * 0x100000001b3ull;
-      b = (b ^ c) * 0x100000001b3ull + 1;
-    }
-    a = (a ^ 0xff) * 0x100000001b3ull; // separator
-  }
-  std::string hex() const {
-    char text[33];
-    std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(a),
-                  static_cast<unsigned long long>(b));
-    return text;
-  }
-};
+using runtime::Hash;
 
 bool readFile(const fs::path &path, std::string &contents) {
   std::ifstream file(path, std::ios::binary);
