@@ -30,13 +30,11 @@ public:
   // A scalar's bytes, or an array's of scalars (no padding; a character
   // array is a text, above).
   template <typename T>
-    requires std::is_arithmetic_v<T> || std::is_enum_v<T>
-  void add(const T &value) {
-    addBytes(&value, sizeof value);
-  }
+  requires std::is_arithmetic_v<T> || std::is_enum_v<T>
+  void add(const T &value) { addBytes(&value, sizeof value); }
   template <typename T, std::size_t N>
-    requires(std::is_arithmetic_v<T> || std::is_enum_v<T>) && (!std::is_same_v<T, char>)
-  void add(const T (&values)[N]) {
+  requires(std::is_arithmetic_v<T> || std::is_enum_v<T>) &&
+      (!std::is_same_v<T, char>)void add(const T (&values)[N]) {
     addBytes(values, sizeof values);
   }
   std::string hex() const {
