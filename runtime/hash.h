@@ -13,6 +13,11 @@
 
 namespace lanewise::runtime {
 
+template <typename T>
+concept HashedScalar = std::is_arithmetic_v<T> || std::is_enum_v<T>;
+template <typename T>
+concept HashedElement = HashedScalar<T> && !std::is_same_v<T, char>;
+
 class Hash {
 public:
   void addBytes(const void *data, std::size_t size) {
@@ -29,12 +34,8 @@ public:
   }
   // A scalar's bytes, or an array's of scalars (no padding; a character
   // array is a text, above).
-  template <typename T>
-  requires std::is_arithmetic_v<T> || std::is_enum_v<T>
-  void add(const T &value) { addBytes(&value, sizeof value); }
-  template <typename T, std::size_t N>
-  requires(std::is_arithmetic_v<T> || std::is_enum_v<T>) &&
-      (!std::is_same_v<T, char>)void add(const T (&values)[N]) {
+  template <HashedScalar T> void add(const T &value) { addBytes(&value, sizeof value); }
+  template <HashedElement T, std::size_t N> void add(const T (&values)[N]) {
     addBytes(values, sizeof values);
   }
   std::string hex() const {
