@@ -31,26 +31,29 @@ template <typename T, typename Mask> struct ShuffleOperands {
   bool xVarying, yVarying, maskVarying;
 };
 
-// out[lane] = row[lane] (row[0] if the row is uniform) for the lanes [0,
-// lanes) that `active` marks (every lane when it is null): one component of
-// a permutation whose source component is the same on every lane.
+// out[lane] = row[lane] (row[0] if the row is uniform) for the lanes
+// [first, lanes) that `active` marks (every lane when it is null): one
+// component of a permutation whose source component is the same on every
+// lane.
 template <typename T>
-void copyLanes(T *out, const T *row, bool varying, std::uint32_t lanes,
+void copyLanes(T *out, const T *row, bool varying, std::uint32_t first, std::uint32_t lanes,
                const std::uint8_t *active) {
+  if (first >= lanes)
+    return;
   if (active) {
-    for (std::uint32_t lane = 0; lane < lanes; ++lane)
+    for (std::uint32_t lane = first; lane < lanes; ++lane)
       out[lane] = active[lane] ? row[varying ? lane : 0] : out[lane];
   } else if (varying) {
-    std::memmove(out, row, std::size_t(lanes) * sizeof(T));
+    std::memmove(out + first, row + first, std::size_t(lanes - first) * sizeof(T));
   } else {
-    std::fill(out, out + lanes, row[0]);
+    std::fill(out + first, out + lanes, row[0]);
   }
 }
 
 template <typename T, typename Mask>
 void shuffleLanes(const ShuffleOperands<T, Mask> &o, std::uint32_t resultLength,
-                  std::uint32_t inputLength, bool twoInputs, std::uint32_t lanes,
-                  const std::uint8_t *active) {
+                  std::uint32_t inputLength, bool twoInputs, std::uint32_t first,
+                  std::uint32_t lanes, const std::uint8_t *active) {
   if (!o.maskVarying) {
     // One mask for every lane (the usual constant): each result component
     // is one input component, copied row by row.
@@ -58,11 +61,12 @@ void shuffleLanes(const ShuffleOperands<T, Mask> &o, std::uint32_t resultLength,
       const std::uint32_t k = shuffleIndex(o.mask[i * o.maskStride], inputLength, twoInputs);
       const bool fromX = k < inputLength;
       const T *row = fromX ? o.x + k * o.xStride : o.y + (k - inputLength) * o.yStride;
-      copyLanes(o.out + i * o.outStride, row, fromX ? o.xVarying : o.yVarying, lanes, active);
+      copyLanes(o.out + i * o.outStride, row, fromX ? o.xVarying : o.yVarying, first, lanes,
+                active);
     }
     return;
   }
-  for (std::uint32_t lane = 0; lane < lanes; ++lane) {
+  for (std::uint32_t lane = first; lane < lanes; ++lane) {
     if (active && !active[lane])
       continue;
     for (std::uint32_t i = 0; i < resultLength; ++i) {

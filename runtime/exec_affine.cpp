@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -178,8 +179,37 @@ template <typename T> void materialise(const Instruction &in, ExecutionState &s)
   });
 }
 
+// Calls f(x) for each lane x < n of a row where base + x × stride equals v
+// modulo 2^bits, stride not 0. With stride = odd × 2^t, those are the lanes
+// x0 + k × 2^(bits - t), x0 = ((v - base) / 2^t) × odd^-1 modulo
+// 2^(bits - t), when 2^t divides v - base, and none otherwise: at most one
+// lane when the row is shorter than the period.
+template <typename T, typename F>
+void forEqualLanes(T base, T stride, T v, std::uint32_t n, F &&f) {
+  const T difference = T(v - base);
+  const unsigned t = unsigned(std::countr_zero(stride));
+  if (std::uint64_t(difference) & ((std::uint64_t(1) << t) - 1))
+    return;
+  const std::uint64_t odd = std::uint64_t(stride >> t);
+  std::uint64_t inverse = odd; // right in 3 bits; each step doubles them
+  for (int step = 0; step < 5; ++step)
+    inverse *= 2 - odd * inverse;
+  const unsigned period = sizeof(T) * 8 - t; // its logarithm
+  const std::uint64_t x = std::uint64_t(difference >> t) * inverse &
+                          (period >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << period) - 1);
+  if (period >= 32) {
+    if (x < n)
+      f(std::uint32_t(x));
+    return;
+  }
+  for (std::uint64_t lane = x; lane < n; lane += std::uint64_t(1) << period)
+    f(std::uint32_t(lane));
+}
+
 // An integer comparison of a pair with a uniform value (either side): the
-// Bool of each active lane, without its lane form.
+// Bool of each active lane, without its lane form. An equality is solved
+// for the lanes where it holds (a lane picked by `if (y == id)`, at most
+// one in a warp), an ordering over an interval of lanes judged at its ends.
 template <typename T, BinaryOp Op, bool AA, bool BA>
 void compare(const Instruction &in, ExecutionState &s) {
   const Pair<T> a = pairAt<T, AA>(s, in.operand[0]), b = pairAt<T, BA>(s, in.operand[1]);
@@ -213,13 +243,23 @@ void compare(const Instruction &in, ExecutionState &s) {
   // within the row against a constant holds on an interval of lanes that
   // contains the first or the last: when both agree, so do all (a bounds
   // test `i < n`).
+  constexpr bool equality = Op == BinaryOp::IEqual || Op == BinaryOp::INotEqual;
+  // The lanes of a row at which an equality holds (f(x) for each).
+  auto forEqual = [](Pair<T> ra, Pair<T> rb, std::uint32_t n, auto &&f) {
+    const Pair<T> p = AA ? ra : rb;
+    forEqualLanes<T>(p.base, p.stride, AA ? rb.base : ra.base, n, f);
+  };
   auto same = [&](Pair<T> ra, Pair<T> rb, std::uint32_t n) -> int {
-    constexpr bool ordering = Op != BinaryOp::IEqual && Op != BinaryOp::INotEqual;
     constexpr bool isSigned = Op == BinaryOp::SLessThan || Op == BinaryOp::SLessThanEqual ||
                               Op == BinaryOp::SGreaterThan || Op == BinaryOp::SGreaterThanEqual;
-    if (!ordering)
-      return -1;
     const Pair<T> p = AA ? ra : rb;
+    if constexpr (equality) {
+      if (p.stride == T(0))
+        return test(ra, rb, 0);
+      bool holds = false;
+      forEqual(ra, rb, n, [&](std::uint32_t) { holds = true; });
+      return holds ? -1 : Op == BinaryOp::INotEqual;
+    }
     const __int128 start = isSigned ? __int128(S(p.base)) : __int128(p.base);
     const __int128 last = start + __int128(S(p.stride)) * (n - 1);
     const __int128 low = isSigned ? __int128(std::numeric_limits<S>::min()) : 0;
@@ -255,8 +295,13 @@ void compare(const Instruction &in, ExecutionState &s) {
         return;
       }
       uniform = false;
-      for (std::uint32_t x = 0; x < n; ++x)
-        r[x] = test(ra, rb, x);
+      if constexpr (equality) {
+        std::memset(r, Op == BinaryOp::INotEqual, n);
+        forEqual(ra, rb, n, [&](std::uint32_t x) { r[x] = Op == BinaryOp::IEqual; });
+      } else {
+        for (std::uint32_t x = 0; x < n; ++x)
+          r[x] = test(ra, rb, x);
+      }
     } else {
       const std::uint8_t *m = s.active + first;
       for (std::uint32_t x = 0; x < n; ++x)

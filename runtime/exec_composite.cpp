@@ -45,7 +45,7 @@ template <std::uint32_t Bytes> struct VectorShuffle {
       } else {
         T *rc = r + c * w;
         const T *sc = source + (sourceVarying ? k * w : k);
-        builtins::copyLanes(rc, sc, sourceVarying, n, s.dense ? nullptr : s.active);
+        builtins::copyLanes(rc, sc, sourceVarying, s.begin, n, s.contiguous ? nullptr : s.active);
       }
     }
   }
@@ -64,7 +64,8 @@ template <std::uint32_t Bytes> struct GatherComponents {
       if constexpr (!RV)
         r[c] = source[0];
       else
-        builtins::copyLanes(r + c * w, source, sources[c].varying, n, s.dense ? nullptr : s.active);
+        builtins::copyLanes(r + c * w, source, sources[c].varying, s.begin, n,
+                            s.contiguous ? nullptr : s.active);
     }
   }
 };
@@ -218,8 +219,8 @@ template <std::uint32_t Bytes, bool TwoInputs> struct Shuffle {
                                       XV,
                                       YV,
                                       MV};
-    builtins::shuffleLanes(o, in.components, in.aux, TwoInputs, RV ? s.span : 1,
-                           RV && !s.dense ? s.active : nullptr);
+    builtins::shuffleLanes(o, in.components, in.aux, TwoInputs, RV ? s.begin : 0, RV ? s.span : 1,
+                           RV && !s.contiguous ? s.active : nullptr);
   }
 };
 } // namespace

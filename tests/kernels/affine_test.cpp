@@ -313,6 +313,44 @@ TEST_F(Affine, ComparisonsWithUniformValues) {
         }
 }
 
+// Equalities solved for the lanes where they hold (runtime/exec_affine.cpp),
+// against each lane's own test here.
+TEST_F(Affine, EqualitiesWithUniformValues) {
+  for (const std::string variant : variants)
+    for (const Range r : ranges)
+      for (const cl_uint n : {cl_uint(0), cl_uint(77), cl_uint(600), cl_uint(r.global - 1),
+                              cl_uint(0x40000000), cl_uint(0xfffffffc)})
+        for (const cl_uint stride : {cl_uint(r.global), cl_uint(7)}) {
+          const cl_uint rows = 1500;
+          cl_mem O = buffer<cl_int>(2 * r.global);
+          cl_kernel k = kernel("equalities", variant);
+          ASSERT_NE(k, nullptr);
+          setArgs(k, O, n, rows, stride);
+          run(k, {r.global}, {r.local});
+          const auto out = read<cl_int>(O, 2 * r.global);
+          for (size_t i = 0; i < r.global; ++i) {
+            int bits = 0;
+            bits |= (cl_ulong(i) == n) << 0;
+            bits |= (cl_ulong(i) * 6 == n) << 1;
+            bits |= (cl_uchar(i) == cl_uchar(n)) << 2;
+            bits |= (cl_uint(i * 0x40000000u) == n) << 3;
+            bits |= (cl_uint(i) * 3u + 7u != n) << 4;
+            bits |= (cl_ushort(i * 40) == cl_ushort(n)) << 5;
+            bits |= (cl_long(i) * -5 == -cl_long(n)) << 6;
+            int picked = 0;
+            for (cl_uint y = 0; y < rows; ++y)
+              if (y % stride == i)
+                picked += int(y) + 1;
+            const std::string where = label(variant) + " global " + std::to_string(r.global) +
+                                      " local " + std::to_string(r.local) + " n " +
+                                      std::to_string(n) + " stride " + std::to_string(stride) +
+                                      " at " + std::to_string(i);
+            ASSERT_EQ(out[2 * i], bits) << where;
+            ASSERT_EQ(out[2 * i + 1], picked) << where;
+          }
+        }
+}
+
 // A branch on an affine comparison that every active lane of a warp
 // decides alike needs no look at the lanes (runtime/exec_affine.cpp):
 // bounds at, just before and just after warp and group boundaries.

@@ -153,6 +153,27 @@ __kernel void compares(__global int *out, uint n, int bias) {
   out[i] = bits;
 }
 
+// Equalities of affine values with uniform ones, which hold at one lane, at
+// lanes a period apart (narrow types, even strides) or at none; and the
+// rows of a loop that each go to the work-item `y % stride` picks.
+__kernel void equalities(__global int *out, uint n, uint rows, uint stride) {
+  const size_t i = get_global_id(0);
+  int bits = 0;
+  bits |= (i == n) << 0;
+  bits |= (i * 6 == n) << 1;
+  bits |= ((uchar)i == (uchar)n) << 2;
+  bits |= ((uint)(i * 0x40000000u) == n) << 3;
+  bits |= ((uint)i * 3u + 7u != n) << 4;
+  bits |= ((ushort)(i * 40) == (ushort)n) << 5;
+  bits |= ((long)i * -5 == -(long)n) << 6;
+  out[2 * i] = bits;
+  int picked = 0;
+  for (uint y = 0; y < rows; ++y)
+    if (y % stride == i)
+      picked += y + 1;
+  out[2 * i + 1] = picked;
+}
+
 // Branches on comparisons of an affine value with a uniform one: taken by
 // every lane of a warp, by none, or by some; after divergence; in a loop.
 __kernel void branches(__global int *out, uint n, int m) {
