@@ -302,6 +302,7 @@ runtime::KernelCode KernelLowering::run() {
 
   findBlockLocalValues();
   findCoalescedPhis();
+  findPhiWebs();
   findComposedSelections();
   findStreamedStores();
   findRecordStores();

@@ -4,6 +4,9 @@
 
 #include "spirv/names.h"
 
+#include <algorithm>
+#include <tuple>
+
 #include <spirv/unified1/OpenCL.std.h>
 
 namespace lanewise::spirv::lowering {
@@ -267,6 +270,177 @@ void KernelLowering::findCoalescedPhis() {
         phiValue.emplace(p, v);
       }
     }
+  }
+}
+
+void KernelLowering::findPhiWebs() {
+  if (checks_)
+    return;
+  const uint32_t n = cfg_->size();
+  struct Place {
+    uint32_t block, index; // a phi's own block's phis are at index 0
+  };
+  std::unordered_map<uint32_t, Place> definedAt;
+  std::unordered_map<uint32_t, const Instruction *> definition;
+  // Reads by instructions other than phis, and the blocks at whose end a
+  // phi of a successor reads each id.
+  std::unordered_map<uint32_t, std::vector<Place>> reads;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> readAtEnd;
+  for (uint32_t b = 0; b < n; ++b) {
+    const auto &instructions = cfg_->order()[b]->instructions;
+    for (uint32_t i = 0; i < instructions.size(); ++i) {
+      const Instruction &instruction = instructions[i];
+      if (instruction.result) {
+        definedAt[instruction.result] = {b, instruction.opcode == spv::OpPhi ? 0 : i};
+        definition[instruction.result] = &instruction;
+      }
+      if (instruction.opcode == spv::OpPhi) {
+        for (size_t k = 0; k + 1 < instruction.operands.size(); k += 2)
+          if (const int from = cfg_->number(instruction.operands[k + 1]); from >= 0)
+            readAtEnd[instruction.operands[k]].push_back(uint32_t(from));
+        continue;
+      }
+      instruction.forEachIdOperand([&](uint32_t id) { reads[id].push_back({b, i}); });
+    }
+  }
+  // The blocks each value is live into and out of, from its reads up to
+  // its definition.
+  struct Liveness {
+    std::vector<bool> in, out;
+  };
+  std::unordered_map<uint32_t, Liveness> liveness;
+  auto live = [&](uint32_t id) -> const Liveness & {
+    auto [it, added] = liveness.try_emplace(id);
+    if (!added)
+      return it->second;
+    Liveness &l = it->second;
+    l.in.assign(n, false);
+    l.out.assign(n, false);
+    const uint32_t home = definedAt.at(id).block;
+    std::vector<uint32_t> work;
+    auto liveIn = [&](uint32_t b) {
+      if (b != home && !l.in[b]) {
+        l.in[b] = true;
+        work.push_back(b);
+      }
+    };
+    for (const Place &read : reads[id])
+      liveIn(read.block);
+    for (uint32_t b : readAtEnd[id]) {
+      l.out[b] = true;
+      liveIn(b);
+    }
+    while (!work.empty()) {
+      const uint32_t b = work.back();
+      work.pop_back();
+      for (uint32_t p : cfg_->predecessors(b)) {
+        l.out[p] = true;
+        liveIn(p);
+      }
+    }
+    return l;
+  };
+  // Whether `a` is still to be read where `b` is written.
+  auto meets = [&](uint32_t a, uint32_t b) {
+    const Liveness &la = live(a);
+    const Place at = definedAt.at(b);
+    const Instruction &written = *definition.at(b);
+    if (written.opcode == spv::OpPhi) {
+      // Phis of one block are written together, on the same edges.
+      if (la.in[at.block] ||
+          (definition.at(a)->opcode == spv::OpPhi && definedAt.at(a).block == at.block))
+        return true;
+      for (size_t k = 0; k + 1 < written.operands.size(); k += 2) {
+        const int from = cfg_->number(written.operands[k + 1]);
+        if (from >= 0 && la.out[uint32_t(from)] && written.operands[k] != a)
+          return true;
+      }
+      return false;
+    }
+    const Place home = definedAt.at(a);
+    if (!la.in[at.block] && !(home.block == at.block && home.index < at.index))
+      return false;
+    if (la.out[at.block])
+      return true;
+    for (const Place &read : reads[a])
+      if (read.block == at.block && read.index >= at.index)
+        return true;
+    return false;
+  };
+  auto eligible = [&](uint32_t id) {
+    auto found = definition.find(id);
+    if (found == definition.end())
+      return false;
+    const Instruction &instruction = *found->second;
+    return uniformity_.isVarying(id) && !affinePairs_.count(id) && !laneForms_.count(id) &&
+           !localUses_.count(id) && !promoted_.count(id) && !dead_.count(id) &&
+           !sunk_.count(&instruction) && !boundWhenLowered(instruction) &&
+           (instruction.opcode != spv::OpPhi ||
+            !needsStaging(*cfg_->order()[definedAt.at(id).block]));
+  };
+  // The classes: the values the back edges already give their phis, then
+  // phis joined to the phis they are given.
+  std::unordered_map<uint32_t, uint32_t> classOf;
+  std::unordered_map<uint32_t, std::vector<uint32_t>> members;
+  auto find = [&](uint32_t id) {
+    auto it = classOf.find(id);
+    if (it != classOf.end())
+      return it->second;
+    classOf.emplace(id, id);
+    members[id] = {id};
+    return id;
+  };
+  for (const auto &[value, phi] : coalesced_) {
+    const uint32_t c = find(phi);
+    classOf[value] = c;
+    members[c].push_back(value);
+  }
+  bool joined = false;
+  for (uint32_t b = 0; b < n; ++b)
+    for (const Instruction &phi : cfg_->order()[b]->instructions) {
+      if (phi.opcode != spv::OpPhi)
+        break;
+      if (!eligible(phi.result))
+        continue;
+      for (size_t k = 0; k + 1 < phi.operands.size(); k += 2) {
+        const uint32_t given = phi.operands[k];
+        auto source = definition.find(given);
+        if (source == definition.end() || source->second->opcode != spv::OpPhi ||
+            source->second->resultType != phi.resultType || !eligible(given))
+          continue;
+        const uint32_t x = find(phi.result), y = find(given);
+        if (x == y)
+          continue;
+        bool apart = true;
+        for (uint32_t a : members[x])
+          for (uint32_t c : members[y])
+            apart = apart && eligible(a) && eligible(c) && !meets(a, c) && !meets(c, a);
+        if (!apart)
+          continue;
+        for (uint32_t c : members[y]) {
+          classOf[c] = x;
+          members[x].push_back(c);
+        }
+        members.erase(y);
+        joined = true;
+      }
+    }
+  if (!joined)
+    return;
+  // Each class in the register of its first member, which values_ makes
+  // before the others (lower.cpp).
+  auto before = [&](uint32_t a, uint32_t b) {
+    const Place pa = definedAt.at(a), pb = definedAt.at(b);
+    return std::tuple(pa.block, pa.index, a) < std::tuple(pb.block, pb.index, b);
+  };
+  for (auto &[c, ids] : members) {
+    if (ids.size() < 2)
+      continue;
+    const uint32_t first = *std::min_element(ids.begin(), ids.end(), before);
+    coalesced_.erase(first);
+    for (uint32_t id : ids)
+      if (id != first)
+        coalesced_[id] = first;
   }
 }
 

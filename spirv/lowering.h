@@ -507,6 +507,13 @@ private:
   // lowered after the last of them (sunk_). Not under checks, nor where the
   // phis need staging (lower_control.cpp).
   void findCoalescedPhis();
+  // Varying phis given other phis (a value carried through nested loops, or
+  // kept on one side of a branch in a loop) that take one register when
+  // their live ranges do not meet, so that the edges copy nothing: a phi's
+  // register is written at the end of each edge into its block, and must
+  // then hold no other value of the class still to be read. Each class
+  // takes the register of its first member (coalesced_). Not under checks.
+  void findPhiWebs();
   std::unordered_map<uint32_t, uint32_t> coalesced_; // value -> the phi whose register it takes
   // Instructions lowered later than their place in the block: each lowered
   // right after the instruction that maps to it.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "spirv/uniformity.h"
 
+#include <algorithm>
+
 #include <unordered_map>
 
 namespace lanewise::spirv {
@@ -82,7 +84,11 @@ UniformityInfo analyseUniformity(const Function &function, const ControlFlowGrap
           changed |= markVarying(instruction.result);
       }
 
-    // Divergent branches make the phis at the joins of their paths varying.
+    // Divergent branches make the phis at the joins of their paths varying:
+    // the blocks before the branch's post-dominator that paths from two of
+    // its targets reach, and the post-dominator. A block that paths from
+    // only one target reach (a loop in one arm of an `if`) joins only
+    // lanes that took that target together.
     for (uint32_t b = 0; b < n; ++b) {
       if (info.divergentBranches.count(b))
         continue;
@@ -95,9 +101,29 @@ UniformityInfo analyseUniformity(const Function &function, const ControlFlowGrap
       info.divergentBranches.insert(b);
       changed = true;
       const uint32_t stop = cfg.immediatePostDominator(b);
-      const std::vector<bool> inRegion = cfg.reachedBefore(b, stop);
+      std::vector<uint32_t> targets(cfg.successors(b));
+      std::sort(targets.begin(), targets.end());
+      targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+      std::vector<uint32_t> reachedFrom(n, 0);
+      for (uint32_t target : targets) {
+        std::vector<bool> seen(n, false);
+        std::vector<uint32_t> work;
+        if (target != stop && target != b)
+          work.push_back(target);
+        while (!work.empty()) {
+          const uint32_t x = work.back();
+          work.pop_back();
+          if (seen[x])
+            continue;
+          seen[x] = true;
+          ++reachedFrom[x];
+          for (uint32_t next : cfg.successors(x))
+            if (next != stop && next != b && !seen[next])
+              work.push_back(next);
+        }
+      }
       for (uint32_t x = 0; x < n; ++x)
-        if ((inRegion[x] || x == stop) && cfg.predecessors(x).size() > 1)
+        if ((reachedFrom[x] > 1 || x == stop) && cfg.predecessors(x).size() > 1)
           joinIsDivergent[x] = true;
     }
 

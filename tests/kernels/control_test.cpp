@@ -295,6 +295,46 @@ const std::vector<Case> &cases() {
              sum = j;
          return last * 1000 + sum * 10 + k;
        }},
+      {"rows_picked_by_id", 0,
+       [](int i, const std::vector<int> &in, int) {
+         int acc[4] = {in[i], 0, 0, 0};
+         for (int y = 0; y < 40; ++y)
+           if (y % 13 == i % 13)
+             for (int x = 0; x < 9; ++x) {
+               const int rotated[4] = {acc[1], acc[2], acc[3], acc[0]};
+               for (int c = 0; c < 4; ++c)
+                 acc[c] = x * y + c + rotated[c];
+             }
+         return acc[0] + 3 * acc[1] + 5 * acc[2] + 7 * acc[3];
+       }},
+      {"join_then_loop", 0,
+       [](int i, const std::vector<int> &in, int) {
+         int v = in[i], r = 0;
+         for (int k = 0; k < 8; ++k) {
+           const int t = (v + k) & 1 ? k * 3 : v - k;
+           if (k & 1)
+             for (int j = 0; j < 3; ++j)
+               r += t + j;
+         }
+         return r;
+       }},
+      {"carried_and_read_after", 0,
+       [](int i, const std::vector<int> &in, int) {
+         const int v = in[i];
+         uint32_t a = uint32_t(v), b = 0, c = 1, d = 2;
+         for (int k = 0; k < 6; ++k) {
+           const uint32_t old = a;
+           if (((k ^ i) & 1) != 0)
+             for (int j = 0; j < (v & 3) + 1; ++j) {
+               a = a * 3 + uint32_t(j);
+               const uint32_t swap = c;
+               c = d;
+               d = swap + uint32_t(j);
+             }
+           b += old;
+         }
+         return int(a + 7 * b + 11 * c + 13 * d);
+       }},
   };
   return table;
 }

@@ -379,4 +379,59 @@ kernel void temporal_divergence(global const int *in, global int *out, int n) {
   out[i] = last * 1000 + sum * 10 + k;
 }
 
+// A loop inside a divergent `if`, the rows each work-item picks: its
+// counter and the values made from it are the same in every lane that
+// runs it, and the vector it accumulates into goes through the phis of
+// three blocks (the loops' headers and the join of the `if`).
+kernel void rows_picked_by_id(global const int *in, global int *out, int n) {
+  int i = get_global_id(0);
+  int4 acc = (int4)(in[i], 0, 0, 0);
+  for (int y = 0; y < 40; ++y)
+    if (y % 13 == i % 13)
+      for (int x = 0; x < 9; ++x)
+        acc = (int4)(x * y) + (int4)(0, 1, 2, 3) + acc.yzwx;
+  out[i] = acc.x + 3 * acc.y + 5 * acc.z + 7 * acc.w;
+}
+
+// A join that paths from both arms of a divergent branch reach, inside a
+// loop, followed by a loop in one arm of another branch: t differs
+// between the lanes after the join.
+kernel void join_then_loop(global const int *in, global int *out, int n) {
+  int i = get_global_id(0);
+  int v = in[i], r = 0;
+  for (int k = 0; k < 8; ++k) {
+    int t;
+    if ((v + k) & 1)
+      t = k * 3;
+    else
+      t = v - k;
+    if (k & 1)
+      for (int j = 0; j < 3; ++j)
+        r += t + j;
+  }
+  out[i] = r;
+}
+
+// A value carried through a loop nested in a divergent branch, whose value
+// of the iteration before is still read after the inner loop changed it:
+// the two may not share a register. And two values that swap in an inner
+// loop.
+kernel void carried_and_read_after(global const int *in, global int *out, int n) {
+  int i = get_global_id(0);
+  int v = in[i];
+  uint a = v, b = 0, c = 1, d = 2;
+  for (int k = 0; k < 6; ++k) {
+    uint old = a;
+    if (((k ^ i) & 1) != 0)
+      for (int j = 0; j < (v & 3) + 1; ++j) {
+        a = a * 3 + j;
+        uint swap = c;
+        c = d;
+        d = swap + j;
+      }
+    b += old;
+  }
+  out[i] = (int)(a + 7 * b + 11 * c + 13 * d);
+}
+
 // SPDX-License-Identifier: Apache-2.0
