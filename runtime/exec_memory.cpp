@@ -243,7 +243,12 @@ template <typename T, AtomicOp Op> T applyAtomic(T current, T v, T comparator, T
 // one locked operation instead of one per lane. (Lanes in a
 // compare-exchange loop on one object still succeed one per pass, as they
 // would one after another.)
-template <typename T, AtomicOp Op> void atomic(const Instruction &in, ExecutionState &s) {
+//
+// On `__local` memory (Workgroup), which no other thread reaches (a
+// work-group runs on one thread), the lanes' operations are plain reads
+// and writes, one lane after another.
+template <typename T, AtomicOp Op, bool Workgroup>
+void atomic(const Instruction &in, ExecutionState &s) {
   const bool pv = in.aux & 1, vv = in.aux & 2, cv = in.aux & 4, rv = in.aux & 8;
   const std::uint64_t *pointer = s.reg<const std::uint64_t>(in.operand[0]);
   const T *value = s.reg<const T>(in.operand[1]);
@@ -255,6 +260,18 @@ template <typename T, AtomicOp Op> void atomic(const Instruction &in, ExecutionS
     else if constexpr (Op != AtomicOp::Store && Op != AtomicOp::FlagClear)
       result[rv ? l : 0] = old;
   };
+  if constexpr (Workgroup) {
+    forActiveLanes(s, [&](std::uint32_t l) {
+      auto *target = reinterpret_cast<std::byte *>(pointer[pv ? l : 0]);
+      T current, old;
+      std::memcpy(&current, target, sizeof(T));
+      const T next = applyAtomic<T, Op>(current, value[vv ? l : 0], comparator[cv ? l : 0], old);
+      if constexpr (Op != AtomicOp::Load)
+        std::memcpy(target, &next, sizeof(T));
+      setResult(l, old);
+    });
+    return;
+  }
   if (!pv) {
     std::uint32_t lanes = 0;
     forActiveLanes(s, [&](std::uint32_t) { ++lanes; });
@@ -331,11 +348,11 @@ template <typename T, AtomicOp Op> void atomic(const Instruction &in, ExecutionS
   });
 }
 
-template <typename T> Handler atomicFor(AtomicOp op) {
+template <typename T, bool Workgroup> Handler atomicFor(AtomicOp op) {
   switch (op) {
 #define LANEWISE_ATOMIC(name)                                                                      \
   case AtomicOp::name:                                                                             \
-    return &atomic<T, AtomicOp::name>;
+    return &atomic<T, AtomicOp::name, Workgroup>;
     LANEWISE_ATOMIC(Load)
     LANEWISE_ATOMIC(Store)
     LANEWISE_ATOMIC(Exchange)
@@ -498,16 +515,19 @@ Handler pointerOffsetHandler(std::uint32_t indexBytes, const Shape &shape) {
 
 Handler copyMemoryHandler(bool, std::uint32_t, const Shape &) { return &copyMemory; }
 
-Handler atomicHandler(AtomicOp op, Scalar type, const Shape &) {
+Handler atomicHandler(AtomicOp op, Scalar type, bool workgroup) {
+  auto of = [&]<typename T>() {
+    return workgroup ? atomicFor<T, true>(op) : atomicFor<T, false>(op);
+  };
   switch (type) {
   case Scalar::I32:
-    return atomicFor<std::uint32_t>(op);
+    return of.template operator()<std::uint32_t>();
   case Scalar::I64:
-    return atomicFor<std::uint64_t>(op);
+    return of.template operator()<std::uint64_t>();
   case Scalar::F32:
-    return atomicFor<float>(op);
+    return of.template operator()<float>();
   case Scalar::F64:
-    return atomicFor<double>(op);
+    return of.template operator()<double>();
   default:
     return nullptr;
   }

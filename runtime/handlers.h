@@ -120,7 +120,9 @@ enum class AtomicOp : std::uint8_t {
 };
 // operand[0] pointer; operand[1] value (Store, Exchange, arithmetic) or
 // the comparator's value for CompareExchange with operand[2] the comparator.
-Handler atomicHandler(AtomicOp op, Scalar type, const Shape &shape);
+// On `__local` memory (`workgroup`), which only the work-group's own
+// thread reaches, the operations are plain reads and writes in lane order.
+Handler atomicHandler(AtomicOp op, Scalar type, bool workgroup);
 
 // A sequentially consistent fence between this thread's memory accesses and
 // those of other threads: other work-groups and, on fine-grain SVM, the host.

@@ -357,7 +357,10 @@ bool KernelLowering::lowerMemory(const Instruction &instruction) {
     const std::optional<uint32_t> sync = raceSyncOf(instruction, pointer);
     if (sync && writes)
       emit(runtime::raceSyncHandler(), 0, {address}, 1, *sync & ~runtime::RaceSyncAcquire);
-    emit(runtime::atomicHandler(*atomic, type, Shape{}), resultRegister,
+    const bool workgroup =
+        typeOf(module_, typeOfId(instruction.idOperand(0), instruction)).storageClass ==
+        spv::StorageClassWorkgroup;
+    emit(runtime::atomicHandler(*atomic, type, workgroup), resultRegister,
          {address, value ? value->offset : 0u, comparator ? comparator->offset : 0u}, 1, aux);
     if (sync && op != spv::OpAtomicStore && op != spv::OpAtomicFlagClear)
       emit(runtime::raceSyncHandler(), 0, {address}, 1,

@@ -364,6 +364,65 @@ TEST_F(Atomic, GenericAtomicsInLocalMemoryWorkGroupScope) {
     }
 }
 
+// Each read-modify-write on __local objects of each integer type
+// (plain reads and writes in lane order, runtime/exec_memory.cpp), against
+// the work-group's values folded here.
+class LocalAtomic : public KernelTest {
+protected:
+  template <typename T> void everyOp(const char *name);
+};
+
+template <typename T> void LocalAtomic::everyOp(const char *name) {
+  for (const char *variant : variants)
+    for (size_t local : {128, 37, 1}) {
+      const size_t groups = 4, n = local * groups;
+      std::mt19937 rng(31);
+      std::vector<T> in(n);
+      for (size_t i = 0; i < n; ++i)
+        in[i] = T(1 + rng() % 100000) + T(i); // distinct, for the exchange
+      cl_mem I = buffer(in), F = buffer<T>(groups * 9), O = buffer<T>(n * 2);
+      cl_kernel k = kernel("atomics", std::string("every_local_op_") + name, variant);
+      ASSERT_NE(k, nullptr);
+      setArgs(k, I, F, O);
+      run(k, {n}, {local});
+      const std::vector<T> finals = read<T>(F, groups * 9), olds = read<T>(O, n * 2);
+      constexpr T bits = T(sizeof(T) * 8);
+      for (size_t g = 0; g < groups; ++g) {
+        const std::string what = std::string(name) + " " + label(variant) + " local " +
+                                 std::to_string(local) + " group " + std::to_string(g);
+        T want[9] = {T(5), T(1000), T(-1), T(0), T(0x5a5a), T(T(1) << (bits - 2)),
+                     T(0), T(0),    T(-77)};
+        std::vector<T> seen, exchanged, written;
+        for (size_t l = 0; l < local; ++l) {
+          const T v = in[g * local + l];
+          want[0] = T(want[0] + v);
+          want[1] = T(want[1] - v);
+          want[2] &= T(~(T(1) << (v % bits)));
+          want[3] |= T(T(1) << ((v / 3) % bits));
+          want[4] ^= T(v * T(40503));
+          want[5] = std::min(want[5], T(v - T(500)));
+          want[6] = std::max(want[6], T(v - T(500)));
+          seen.push_back(olds[(g * local + l) * 2]);
+          exchanged.push_back(olds[(g * local + l) * 2 + 1]);
+          written.push_back(v);
+        }
+        want[7] = T(local);
+        for (size_t j = 0; j < 8; ++j)
+          EXPECT_EQ(finals[g * 9 + j], want[j]) << what << " object " << j;
+        EXPECT_TRUE(permutation(seen, T(0), T(1))) << what << " compare-exchange";
+        EXPECT_TRUE(exchangeChain(exchanged, written, T(-77), finals[g * 9 + 8]))
+            << what << " exchange";
+      }
+    }
+}
+
+TEST_F(LocalAtomic, EveryOperationOnObjectsOfEachIntegerType) {
+  everyOp<cl_int>("int");
+  everyOp<cl_uint>("uint");
+  everyOp<cl_long>("long");
+  everyOp<cl_ulong>("ulong");
+}
+
 TEST_F(Atomic, SixtyFourBitAtomics) {
   for (const char *variant : variants) {
     const size_t n = 1000;

@@ -217,3 +217,56 @@ kernel void float_xchg(global float *f, global float *olds) {
 }
 
 // SPDX-License-Identifier: Apache-2.0
+
+// Every read-modify-write on __local objects of each integer type, at
+// work-group scope: finals[g * 9 + j] is object j after the work-group's
+// operations, olds[2 * i ...] what work-item i's compare-exchange
+// increment and exchange saw. Unsigned types compare their minimum and
+// maximum unsigned (v - 500 wraps).
+#define EVERY_LOCAL_OP(T, A, NAME)                                                                 \
+  kernel void every_local_op_##NAME(global const T *in, global T *finals, global T *olds) {        \
+    local A c[9];                                                                                  \
+    const int l = get_local_id(0), g = get_group_id(0);                                            \
+    const T v = in[get_global_id(0)];                                                              \
+    const T bits = (T)(sizeof(T) * 8);                                                             \
+    if (l == 0) {                                                                                  \
+      atomic_init(&c[0], (T)5);                                                                    \
+      atomic_init(&c[1], (T)1000);                                                                 \
+      atomic_init(&c[2], (T)-1);                                                                   \
+      atomic_init(&c[3], (T)0);                                                                    \
+      atomic_init(&c[4], (T)0x5a5a);                                                               \
+      atomic_init(&c[5], (T)((T)1 << (bits - 2)));                                                 \
+      atomic_init(&c[6], (T)0);                                                                    \
+      atomic_init(&c[7], (T)0);                                                                    \
+      atomic_init(&c[8], (T)-77);                                                                  \
+    }                                                                                              \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    atomic_fetch_add_explicit(&c[0], v, memory_order_relaxed, memory_scope_work_group);            \
+    atomic_fetch_sub_explicit(&c[1], v, memory_order_relaxed, memory_scope_work_group);            \
+    atomic_fetch_and_explicit(&c[2], ~((T)1 << (v % bits)), memory_order_relaxed,                  \
+                              memory_scope_work_group);                                            \
+    atomic_fetch_or_explicit(&c[3], (T)1 << ((v / 3) % bits), memory_order_relaxed,                \
+                             memory_scope_work_group);                                             \
+    atomic_fetch_xor_explicit(&c[4], (T)(v * (T)40503), memory_order_relaxed,                      \
+                              memory_scope_work_group);                                            \
+    atomic_fetch_min_explicit(&c[5], (T)(v - (T)500), memory_order_relaxed,                        \
+                              memory_scope_work_group);                                            \
+    atomic_fetch_max_explicit(&c[6], (T)(v - (T)500), memory_order_relaxed,                        \
+                              memory_scope_work_group);                                            \
+    global T *o = olds + get_global_id(0) * 2;                                                     \
+    T expected = atomic_load_explicit(&c[7], memory_order_relaxed, memory_scope_work_group);       \
+    while (!atomic_compare_exchange_strong_explicit(&c[7], &expected, (T)(expected + 1),           \
+                                                    memory_order_relaxed, memory_order_relaxed,    \
+                                                    memory_scope_work_group))                      \
+      ;                                                                                            \
+    o[0] = expected;                                                                               \
+    o[1] = atomic_exchange_explicit(&c[8], v, memory_order_relaxed, memory_scope_work_group);      \
+    barrier(CLK_LOCAL_MEM_FENCE);                                                                  \
+    for (int j = l; j < 9; j += get_local_size(0))                                                 \
+      finals[g * 9 + j] =                                                                          \
+          atomic_load_explicit(&c[j], memory_order_relaxed, memory_scope_work_group);              \
+  }
+EVERY_LOCAL_OP(int, atomic_int, int)
+EVERY_LOCAL_OP(uint, atomic_uint, uint)
+EVERY_LOCAL_OP(long, atomic_long, long)
+EVERY_LOCAL_OP(ulong, atomic_ulong, ulong)
