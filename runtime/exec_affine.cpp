@@ -24,6 +24,7 @@
 #include <cstring>
 #include <limits>
 #include <utility>
+#include <vector>
 
 namespace lanewise::runtime {
 
@@ -386,7 +387,10 @@ template <std::uint32_t Bytes> struct Memory {
           auto *row = reinterpret_cast<std::byte *>(r) + first * size;
           const auto *base = reinterpret_cast<const std::byte *>(p.base);
           if (p.stride == size) {
-            prefetchFollowing(base, (end - first) * size);
+            // The next warps' lines follow a warp's block, not a row's
+            // (a tile's rows are in cache already).
+            if (end - first == s.span)
+              prefetchFollowing(base, (end - first) * size);
             std::memcpy(row, base, (end - first) * size);
           } else
             for (std::uint32_t x = 0; x < end - first; ++x)
@@ -836,6 +840,22 @@ template <typename T, bool Global> void streamedStore(const Instruction &in, Exe
 }
 #endif
 
+// A register in memory order (Memory<Bytes>::load<true>) to the usual
+// component-major layout, in place, when the warp's loads left it in
+// memory order; otherwise it is in that layout already.
+template <std::uint32_t Bytes>
+void memoryOrderToComponents(const Instruction &in, ExecutionState &s) {
+  if (!inMemoryOrder(s))
+    return;
+  const std::size_t bytes = std::size_t(in.components) * Bytes * s.width;
+  thread_local std::vector<std::byte> copy;
+  if (copy.size() < bytes)
+    copy.resize(bytes);
+  auto *r = s.reg<BitsT<Bytes>>(in.result);
+  std::memcpy(copy.data(), r, bytes);
+  deinterleave<Bytes>(r, copy.data(), in.components, s.width, s.width);
+}
+
 // A record store's records written whole in one pass past the caches
 // (recordStoreHandler), or false when the warp, the launch or the members'
 // pointers do not allow it.
@@ -982,6 +1002,21 @@ Handler affineLoadHandler(std::uint32_t elementBytes, bool memoryOrder) {
       return memoryOrder ? forIsa<&Memory<B>::template load<true>>()
                          : forIsa<&Memory<B>::template load<false>>();
   });
+}
+
+Handler memoryOrderToComponentsHandler(std::uint32_t elementBytes) {
+  switch (elementBytes) {
+  case 1:
+    return &memoryOrderToComponents<1>;
+  case 2:
+    return forIsa<&memoryOrderToComponents<2>>();
+  case 4:
+    return forIsa<&memoryOrderToComponents<4>>();
+  case 8:
+    return forIsa<&memoryOrderToComponents<8>>();
+  default:
+    return nullptr;
+  }
 }
 
 Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying, bool global,

@@ -200,6 +200,9 @@ Handler affineMaterialiseHandler(std::uint32_t elementBytes);
 // (inMemoryOrder), component-major otherwise (spirv/lower_memory.cpp,
 // findMemoryOrderValues).
 Handler affineLoadHandler(std::uint32_t elementBytes, bool memoryOrder = false);
+// The register `result` of `components` elements, in memory order when every
+// lane of the warp is active (as above), to component-major, in place.
+Handler memoryOrderToComponentsHandler(std::uint32_t elementBytes);
 // OpStore of operand[1] through a pointer pair (operand[0]). `global`: the
 // pointer is to global memory (CrossWorkgroup), where dense runs may be
 // stored past the caches (ExecutionState::streamingStores); never __local or

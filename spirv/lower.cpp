@@ -451,6 +451,7 @@ runtime::KernelCode KernelLowering::run() {
                      : 0u));
         return;
       }
+      convertToComponents(&original, b);
       const bool local = localUses_.count(instruction.result) != 0;
       const bool pairOnly =
           affinePairs_.count(instruction.result) && !laneForms_.count(instruction.result);
@@ -498,6 +499,7 @@ runtime::KernelCode KernelLowering::run() {
       if (auto sunk = sinkAfter_.find(&instruction); sunk != sinkAfter_.end())
         lowerInBlock(*sunk->second); // findCoalescedPhis
     }
+    convertToComponents(nullptr, b);
     current_ = &block.terminator();
     if (const Instruction &t = block.terminator();
         t.opcode == spv::OpBranchConditional && t.idOperand(1) != t.idOperand(2))

@@ -14,9 +14,15 @@
 // every element wherever it lies, its stores copy back. When a lane is
 // missing the same loads and stores transpose; the decision is the
 // block's, taken by each load and store from the same mask, which is why
-// the values must not leave the block. A vector read by anything else (a
-// permutation, a component extract, a phi, a uniform with differing
-// components) keeps the usual layout. A vload_halfn of floats in memory
+// the values must not leave the block. A computed vector that anything
+// else reads too (a permutation, a component extract, an instruction of a
+// later block, a store whose address is not affine), after its users in
+// memory order, is transposed to the usual layout in place before the
+// first such reader, or at the end of its block for later blocks
+// (convertToComponents): the transposition its loads would have made,
+// paid once for a chain of them. A loaded vector read so, a vector a phi
+// reads, and one whose operand is a uniform with differing components keep
+// the usual layout. A vload_halfn of floats in memory
 // order is one instruction (runtime::widenedHalfLoadHandler) that widens
 // the halves from memory, eight at a time with F16C, when the lanes'
 // halves are one run. Not under checks.
@@ -633,21 +639,27 @@ bool KernelLowering::lowerMemory(const Instruction &instruction) {
 // the same for every element (a uniform scalar, or a uniform vector whose
 // components are equal: a splat). With a lane missing, the same loads and
 // stores transpose, and the block computes component-major as any other.
-// Not under checks, which read registers lane by lane.
+// A computed vector read out of memory order too is converted once
+// (convertToComponents). Not under checks, which read registers lane by
+// lane.
 void KernelLowering::findMemoryOrderValues() {
   if (checks_ || affinePairs_.empty())
     return;
   std::unordered_map<uint32_t, const Instruction *> defs;
   std::unordered_map<uint32_t, uint32_t> blockOf;
   std::unordered_map<uint32_t, std::vector<std::pair<const Instruction *, uint32_t>>> users;
-  for (uint32_t b = 0; b < cfg_->size(); ++b)
+  std::unordered_map<const Instruction *, uint32_t> position; // in its block
+  for (uint32_t b = 0; b < cfg_->size(); ++b) {
+    uint32_t at = 0;
     for (const Instruction &instruction : cfg_->order()[b]->instructions) {
       if (instruction.result) {
         defs[instruction.result] = &instruction;
         blockOf[instruction.result] = b;
       }
+      position[&instruction] = at++;
       instruction.forEachIdOperand([&](uint32_t id) { users[id].push_back({&instruction, b}); });
     }
+  }
   auto vectorOf = [&](uint32_t typeId) -> uint32_t {
     Scalar scalar;
     uint32_t components = 0;
@@ -724,6 +736,10 @@ void KernelLowering::findMemoryOrderValues() {
   };
 
   std::unordered_set<uint32_t> candidates, loads;
+  // The candidates that instructions not in memory order read too: their
+  // block and those instructions.
+  std::unordered_map<uint32_t, std::pair<uint32_t, std::unordered_set<const Instruction *>>>
+      converted;
   for (const auto &[id, instruction] : defs) {
     if (vectorOf(instruction->resultType) <= 1 || !uniformity_.isVarying(id) || dead_.count(id) ||
         promoted_.count(id))
@@ -733,40 +749,106 @@ void KernelLowering::findMemoryOrderValues() {
     if (loads.count(id) || laneWise(*instruction))
       candidates.insert(id);
   }
-  // Out go the values with an operand or a use that is neither: until none
-  // goes.
+  // Whether every operand of candidate `id` is a candidate of its width or
+  // the same in every component.
+  auto operandsFit = [&](uint32_t id) {
+    if (loads.count(id))
+      return true;
+    const Instruction &definition = *defs.at(id);
+    const uint32_t components = vectorOf(definition.resultType);
+    bool fit = true, first = true;
+    definition.forEachIdOperand([&](uint32_t operand) {
+      if (std::exchange(first, false) && definition.opcode == spv::OpExtInst)
+        return; // the instruction set
+      if (candidates.count(operand))
+        fit &= vectorOf(resultTypes_.at(operand)) == components;
+      else
+        fit &= !uniformity_.isVarying(operand) && !affinePairs_.count(operand) &&
+               (vectorOf(resultTypes_.count(operand) ? resultTypes_.at(operand) : 0) == 1 ||
+                equalComponents(operand, defs));
+    });
+    return fit;
+  };
+  // Whether the users of candidate `id` allow it: those in memory order
+  // (candidates and stores of its block) come before the others, which
+  // read the value converted to the usual layout, and a load has none
+  // (its load transposes once either way). Notes the others in
+  // `converted`.
+  auto usersFit = [&](uint32_t id) {
+    const uint32_t b = blockOf.at(id);
+    uint32_t lastInOrder = 0, firstOther = UINT32_MAX;
+    std::unordered_set<const Instruction *> others;
+    for (const auto &[user, block] : users[id]) {
+      if (isDead(*user) || user->opcode == spv::OpPhi)
+        return false;
+      if (block == b && (candidates.count(user->result) || storesThrough(*user, id))) {
+        lastInOrder = std::max(lastInOrder, position.at(user));
+      } else {
+        others.insert(user);
+        if (block == b)
+          firstOther = std::min(firstOther, position.at(user));
+      }
+    }
+    if (others.empty()) {
+      converted.erase(id);
+      return true;
+    }
+    if (loads.count(id) || lastInOrder > firstOther)
+      return false;
+    converted[id] = {b, std::move(others)};
+    return true;
+  };
+  // Out go the values whose operands or users do not fit, until none goes;
+  // the operands' drops first, so that a value does not go for a user in
+  // memory order that goes anyway.
   for (bool changed = true; changed;) {
     changed = false;
-    for (auto it = candidates.begin(); it != candidates.end();) {
-      const uint32_t id = *it;
-      const Instruction &definition = *defs.at(id);
-      const uint32_t components = vectorOf(definition.resultType);
-      bool keep = true;
-      if (!loads.count(id)) {
-        bool first = true;
-        definition.forEachIdOperand([&](uint32_t operand) {
-          if (std::exchange(first, false) && definition.opcode == spv::OpExtInst)
-            return; // the instruction set
-          if (candidates.count(operand))
-            keep &= vectorOf(resultTypes_.at(operand)) == components;
-          else
-            keep &= !uniformity_.isVarying(operand) && !affinePairs_.count(operand) &&
-                    (vectorOf(resultTypes_.count(operand) ? resultTypes_.at(operand) : 0) == 1 ||
-                     equalComponents(operand, defs));
-        });
-      }
-      for (const auto &[user, block] : users[id])
-        keep &= block == blockOf.at(id) && !isDead(*user) &&
-                (candidates.count(user->result) || storesThrough(*user, id));
-      if (keep) {
+    for (bool dropped = true; dropped;) {
+      dropped = false;
+      for (auto it = candidates.begin(); it != candidates.end();)
+        if (operandsFit(*it)) {
+          ++it;
+        } else {
+          it = candidates.erase(it);
+          dropped = changed = true;
+        }
+    }
+    for (auto it = candidates.begin(); it != candidates.end();)
+      if (usersFit(*it)) {
         ++it;
       } else {
+        converted.erase(*it);
         it = candidates.erase(it);
         changed = true;
       }
-    }
   }
+  for (auto it = converted.begin(); it != converted.end();)
+    it = candidates.count(it->first) ? std::next(it) : converted.erase(it);
   memoryOrder_ = std::move(candidates);
+  toComponents_.clear();
+  for (auto &[id, readers] : converted)
+    toComponents_[readers.first].push_back({id, std::move(readers.second)});
+}
+
+// Before `instruction` reads a vector in memory order that it does not
+// compute on in that order, the vector's register is transposed to the
+// usual layout, once; at the end of its block (instruction null), the
+// vectors that only later blocks read.
+void KernelLowering::convertToComponents(const Instruction *instruction, uint32_t block) {
+  auto pending = toComponents_.find(block);
+  if (pending == toComponents_.end())
+    return;
+  auto &vectors = pending->second;
+  for (auto it = vectors.begin(); it != vectors.end();) {
+    if (instruction && !it->readers.count(instruction)) {
+      ++it;
+      continue;
+    }
+    const Value &value = values_.at(it->id);
+    emit(runtime::memoryOrderToComponentsHandler(value.elementBytes()), value.offset, {},
+         value.components);
+    it = vectors.erase(it);
+  }
 }
 
 // Whether every component of the uniform vector `id` is provably the same:

@@ -526,6 +526,14 @@ private:
   bool equalComponents(uint32_t id, const std::unordered_map<uint32_t, const Instruction *> &defs,
                        int depth = 0) const;
   std::unordered_set<uint32_t> memoryOrder_;
+  // Vectors in memory order that instructions not in that order read too,
+  // by the block that computes them, until converted (convertToComponents).
+  struct ReadOutOfOrder {
+    uint32_t id;
+    std::unordered_set<const Instruction *> readers;
+  };
+  std::unordered_map<uint32_t, std::vector<ReadOutOfOrder>> toComponents_;
+  void convertToComponents(const Instruction *instruction, uint32_t block);
 
   // Chains of constant component selections composed (lower_composite.cpp):
   // a shuffle of shuffles reads the components it selects from where they

@@ -15,6 +15,7 @@
 #include "harness.h"
 #include "launches.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -39,6 +40,7 @@ protected:
       run(k, {l.global}, {}, {l.offset});
   }
   template <typename T> void checkLaneWise(const char *type);
+  template <typename T> void checkOutOfOrder(const char *type);
   // Calls f(k, launch, where) for kernel `name` at each optimisation level
   // and each launch.
   template <typename F> void forEachLaunch(const std::string &name, F &&f) {
@@ -307,11 +309,13 @@ TEST_F(MemoryOrder, DivergentStores) {
   });
 }
 
+// A two-dimensional launch: global x by y, local localX by localY.
+struct Range2 {
+  size_t x, y, localX, localY;
+};
+
 TEST_F(MemoryOrder, TwoDimensions) {
   std::mt19937_64 random(0x2d);
-  struct Range2 {
-    size_t x, y, localX, localY;
-  };
   // Rows of 16 work-items, 8 to a warp (rows apart in memory); rows of 128;
   // rows of 64 that are each a whole row of the matrix.
   for (const std::string variant : variants)
@@ -331,6 +335,113 @@ TEST_F(MemoryOrder, TwoDimensions) {
         ASSERT_EQ(got[e], in[e] * 2.0f + 1.0f)
             << "element " << e << ", " << (variant.empty() ? "-O2" : variant) << " global " << r.x
             << "x" << r.y << " local " << r.localX << "x" << r.localY;
+    }
+}
+
+// A permutation of 0 .. count - 1 with every index doubled, the low bit
+// random: perm[i] / 2 is each index once, perm[i] & 1 picks half of them.
+std::vector<cl_int> doubledPermutation(size_t count, std::mt19937_64 &random) {
+  std::vector<cl_int> perm(count);
+  for (size_t i = 0; i < count; ++i)
+    perm[i] = cl_int(i);
+  std::shuffle(perm.begin(), perm.end(), random);
+  for (cl_int &p : perm)
+    p = 2 * p + cl_int(random() & 1);
+  return perm;
+}
+
+template <typename T> void MemoryOrder::checkOutOfOrder(const char *type) {
+  std::mt19937_64 random(0x0d0 + sizeof(T));
+  for (const std::string variant : variants)
+    for (const int n : {2, 3, 4, 8, 16})
+      for (const Launch &l : launches) {
+        const std::string name = "out_of_order_" + std::string(type) + std::to_string(n);
+        cl_kernel k = kernel(name, variant);
+        ASSERT_NE(k, nullptr) << name;
+        const size_t items = l.offset + l.global, elements = items * n;
+        const std::vector<T> x = randomValues<T>(elements, random),
+                             y = randomValues<T>(elements, random),
+                             before = randomValues<T>(elements, random);
+        const std::vector<cl_int> perm = doubledPermutation(items, random);
+        const T a = std::is_floating_point_v<T> ? T(0.5) : T(3);
+        cl_mem out = buffer<T>(elements), sums = buffer<T>(items), scattered = buffer(before);
+        setArgs(k, buffer(x), buffer(y), out, sums, scattered, buffer(perm), a);
+        launch(k, l);
+        const std::vector<T> got = read<T>(out, elements), gotSums = read<T>(sums, items),
+                             gotScattered = read<T>(scattered, elements);
+        std::vector<T> want = before;
+        for (size_t i = l.offset; i < items; ++i) {
+          auto w = [&](size_t c) { return T((x[i * n + c] + y[i * n + c]) * a); };
+          for (size_t c = 0; c < size_t(n); ++c) {
+            ASSERT_EQ(got[i * n + c], T(w(c) - T(1)))
+                << name << " out, work-item " << i << " component " << c << ", "
+                << where(variant, l);
+            if (perm[i] & 1)
+              want[size_t(perm[i] / 2) * n + c] = T(w(c) - T(1));
+          }
+          ASSERT_EQ(gotSums[i], T(w(0) + w(1)))
+              << name << " sums, work-item " << i << ", " << where(variant, l);
+        }
+        for (size_t e = 0; e < elements; ++e)
+          ASSERT_EQ(gotScattered[e], want[e])
+              << name << " scattered, element " << e << ", " << where(variant, l);
+      }
+}
+
+// Vectors in memory order that other instructions read too (component
+// extracts in the same block, arithmetic in another): every element type
+// size and width, every launch shape.
+TEST_F(MemoryOrder, ReadOutOfOrderToo) {
+  checkOutOfOrder<std::int8_t>("char");
+  checkOutOfOrder<std::int16_t>("short");
+  checkOutOfOrder<std::int32_t>("int");
+  checkOutOfOrder<float>("float");
+  checkOutOfOrder<std::int64_t>("long");
+  checkOutOfOrder<double>("double");
+}
+
+// A convolution's taps over a __local tile of float4, summed in memory
+// order and stored at permuted indices: whole groups of 16 x 8 (warps of
+// rows of a tile), groups of 16 x 4 and 8 x 8, and partial groups at the
+// right and bottom edges. The values are small integers, so every sum is
+// exact whether or not the compiler fuses the multiply-adds.
+TEST_F(MemoryOrder, LocalTileTaps) {
+  std::mt19937_64 random(0x7a9);
+  for (const std::string variant : variants)
+    for (const Range2 r : {Range2{64, 32, 16, 8}, Range2{48, 16, 16, 4}, Range2{32, 32, 8, 8},
+                           Range2{60, 21, 16, 8}}) {
+      cl_kernel k = kernel("tile_sum", variant);
+      ASSERT_NE(k, nullptr);
+      const size_t items = r.x * r.y;
+      std::vector<float> in(items * 4);
+      for (float &e : in)
+        e = float(std::int64_t(random() % 33) - 16);
+      std::vector<cl_int> perm(items);
+      for (size_t i = 0; i < items; ++i)
+        perm[i] = cl_int(i);
+      std::shuffle(perm.begin(), perm.end(), random);
+      cl_mem out = buffer<float>(items * 4);
+      setArgs(k, buffer(in), out, buffer(perm), cl_int(r.x), cl_int(r.y));
+      run(k, {r.x, r.y}, {r.localX, r.localY});
+      const std::vector<float> got = read<float>(out, items * 4);
+      auto at = [&](std::int64_t x, std::int64_t y, size_t c) {
+        x = std::clamp<std::int64_t>(x, 0, std::int64_t(r.x) - 1);
+        y = std::clamp<std::int64_t>(y, 0, std::int64_t(r.y) - 1);
+        return in[(size_t(y) * r.x + size_t(x)) * 4 + c];
+      };
+      for (size_t y = 0; y < r.y; ++y)
+        for (size_t x = 0; x < r.x; ++x)
+          for (size_t c = 0; c < 4; ++c) {
+            float want = 0.0f;
+            for (int dy = 0; dy < 3; ++dy)
+              for (int dx = 0; dx < 3; ++dx)
+                want += float(3 * dy + dx + 1) *
+                        at(std::int64_t(x) + dx - 1, std::int64_t(y) + dy - 1, c);
+            ASSERT_EQ(got[size_t(perm[y * r.x + x]) * 4 + c], want)
+                << "item (" << x << ", " << y << ") component " << c << ", "
+                << (variant.empty() ? "-O2" : variant) << " global " << r.x << "x" << r.y
+                << " local " << r.localX << "x" << r.localY;
+          }
     }
 }
 

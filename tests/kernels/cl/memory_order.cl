@@ -110,3 +110,52 @@ kernel void odd_halves(global const half *h, global float *out3, global float *o
 }
 
 // SPDX-License-Identifier: Apache-2.0
+
+// Vectors computed in memory order and read out of it as well: w = (x[i]
+// + y[i]) * a, read by component extracts in the same block (sums[i] = w.s0
+// + w.s1) after u = w - 1 is computed from it; u stored through an affine
+// address (out) and, in another block for odd perm[i], at index perm[i] /
+// 2 of scattered (an address that is not affine).
+#define OUT_OF_ORDER(T, n)                                                                         \
+  kernel void out_of_order_##T##n(global const T *x, global const T *y, global T *out,             \
+                                  global T *sums, global T *scattered, global const int *perm,     \
+                                  T a) {                                                           \
+    const size_t i = get_global_id(0);                                                             \
+    const T##n w = (vload##n(i, x) + vload##n(i, y)) * (T##n)(a);                                  \
+    const T##n u = w - (T)1;                                                                       \
+    vstore##n(u, i, out);                                                                          \
+    sums[i] = w.s0 + w.s1;                                                                         \
+    if (perm[i] & 1)                                                                               \
+      vstore##n(u, perm[i] / 2, scattered);                                                        \
+  }
+#define OUT_OF_ORDER_N(T)                                                                          \
+  OUT_OF_ORDER(T, 2) OUT_OF_ORDER(T, 3) OUT_OF_ORDER(T, 4) OUT_OF_ORDER(T, 8) OUT_OF_ORDER(T, 16)
+OUT_OF_ORDER_N(char)
+OUT_OF_ORDER_N(short)
+OUT_OF_ORDER_N(int)
+OUT_OF_ORDER_N(float)
+OUT_OF_ORDER_N(long)
+OUT_OF_ORDER_N(double)
+
+// A 3 x 3 weighted sum over a __local tile of float4 with a halo of one
+// (a convolution's inner loop): the taps' loads and multiply-adds in
+// memory order, the sum stored at a permuted index (not affine). The
+// input is `width` x `height` float4, read clamped to its edges; out[perm[y
+// * width + x]] = sum over dy, dx of (3 dy + dx + 1) * in[y + dy - 1][x + dx - 1].
+// Groups of at most 16 x 8.
+kernel void tile_sum(global const float4 *in, global float4 *out, global const int *perm, int width,
+                     int height) {
+  local float4 tile[8 + 2][16 + 2];
+  const int lx = get_local_id(0), ly = get_local_id(1);
+  const int x0 = get_group_id(0) * get_enqueued_local_size(0) - 1;
+  const int y0 = get_group_id(1) * get_enqueued_local_size(1) - 1;
+  for (int ty = ly; ty < (int)get_local_size(1) + 2; ty += get_local_size(1))
+    for (int tx = lx; tx < (int)get_local_size(0) + 2; tx += get_local_size(0))
+      tile[ty][tx] = in[clamp(y0 + ty, 0, height - 1) * width + clamp(x0 + tx, 0, width - 1)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float4 sum = 0.0f;
+  for (int dy = 0; dy < 3; ++dy)
+    for (int dx = 0; dx < 3; ++dx)
+      sum += (float)(3 * dy + dx + 1) * tile[ly + dy][lx + dx];
+  out[perm[get_global_id(1) * width + get_global_id(0)]] = sum;
+}
