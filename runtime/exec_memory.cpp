@@ -41,6 +41,32 @@ inline bool consecutive(const std::uint64_t *pointer, std::uint32_t lanes, std::
   return all;
 }
 
+// Whether the first lanes' addresses follow each other `stride` apart:
+// the rows of a tile whose indices are not affine (a loop's counter), worth
+// copying run by run (forRuns).
+inline bool startsRun(const std::uint64_t *pointer, std::uint32_t lanes, std::uint64_t stride) {
+  constexpr std::uint32_t minimum = 4;
+  if (lanes < minimum)
+    return false;
+  for (std::uint32_t l = 1; l < minimum; ++l)
+    if (pointer[l] != pointer[l - 1] + stride)
+      return false;
+  return true;
+}
+
+// Calls f(first, end) for each maximal run of lanes [first, end) of [0,
+// lanes) whose addresses follow each other `stride` apart.
+template <typename F>
+inline void forRuns(const std::uint64_t *pointer, std::uint32_t lanes, std::uint64_t stride,
+                    F &&f) {
+  std::uint32_t first = 0;
+  for (std::uint32_t l = 1; l <= lanes; ++l)
+    if (l == lanes || pointer[l] != pointer[l - 1] + stride) {
+      f(first, l);
+      first = l;
+    }
+}
+
 template <std::uint32_t Bytes> struct Load {
   using T = BitsT<Bytes>;
   template <bool RV, bool PV> static void run(const Instruction &in, ExecutionState &s) {
@@ -63,6 +89,12 @@ template <std::uint32_t Bytes> struct Load {
         std::memcpy(r, base, std::size_t(s.span) * Bytes);
       else
         deinterleave<Bytes>(r, base, in.components, s.span, w);
+    } else if (s.dense && in.components > 1 && startsRun(pointer, s.span, in.components * Bytes)) {
+      // Runs of lanes whose vectors follow each other: each one block.
+      forRuns(pointer, s.span, in.components * Bytes, [&](std::uint32_t first, std::uint32_t end) {
+        deinterleave<Bytes>(r + first, reinterpret_cast<const std::byte *>(pointer[first]),
+                            in.components, end - first, w);
+      });
     } else if (s.dense) {
       for (std::uint32_t c = 0; c < in.components; ++c) {
         T *rc = r + c * w;
@@ -89,6 +121,14 @@ template <std::uint32_t Bytes, bool PV, bool VV> void store(const Instruction &i
         std::memcpy(base, value, std::size_t(s.span) * Bytes);
       else
         interleave<Bytes>(base, value, in.components, s.span, w);
+      return;
+    }
+    if (s.dense && in.components > 1 && startsRun(pointer, s.span, in.components * Bytes)) {
+      // Runs of lanes whose vectors follow each other: each one block.
+      forRuns(pointer, s.span, in.components * Bytes, [&](std::uint32_t first, std::uint32_t end) {
+        interleave<Bytes>(reinterpret_cast<std::byte *>(pointer[first]), value + first,
+                          in.components, end - first, w);
+      });
       return;
     }
   }
