@@ -8,6 +8,7 @@
 #include "runtime/check.h"
 #include "runtime/handlers.h"
 #include "runtime/image_format.h"
+#include "runtime/interleave.h"
 #include "runtime/shapes.h"
 
 #include <algorithm>
@@ -285,6 +286,89 @@ void readRows(const Instruction &in, ExecutionState &s, const ImageDescriptor &d
       });
 }
 
+#if defined(__SSE2__)
+// Nearest sampling with ClampToEdge, eight lanes at a time (nearestClamped).
+// The indices of eight coordinates of a row, as sampleRows computes them: a
+// coordinate beyond ±1e9, or NaN, clamps to the edge it would.
+[[gnu::target("avx2")]] inline __m256i
+nearestIndices(const std::uint32_t *coordinate, bool floatCoordinates, float scale, __m256i last) {
+  __m256i index;
+  if (floatCoordinates) {
+    __m256 u = _mm256_mul_ps(_mm256_loadu_ps(reinterpret_cast<const float *>(coordinate)),
+                             _mm256_set1_ps(scale));
+    // NaN to -1e9 (max_ps returns its second operand for NaN), then within
+    // ±1e9 as floorInt has it.
+    u = _mm256_min_ps(_mm256_max_ps(u, _mm256_set1_ps(-1.0e9f)), _mm256_set1_ps(1.0e9f));
+    index = _mm256_cvttps_epi32(_mm256_floor_ps(u));
+  } else {
+    index = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(coordinate));
+  }
+  return _mm256_min_epi32(_mm256_max_epi32(index, _mm256_setzero_si256()), last);
+}
+
+// Texels read by nearestClamped: RGBA and R float (the bits as they are; R
+// reads as (r, 0, 0, 1)), or RGBA and BGRA 8-bit normalized (c / 255.0f, as
+// unorm8Values).
+enum class FastTexels { FloatRgba, FloatR, Unorm8Rgba, Unorm8Bgra };
+
+// Lanes [0, result) of `lanes` whose coordinates are varying rows, their
+// texels converted into the component rows.
+
+template <FastTexels Texels>
+[[gnu::target("avx2")]] std::uint32_t nearestClamped(const Rows &rows, bool floatCoordinates,
+                                                     float scaleX, float scaleY, std::uint32_t *out,
+                                                     std::uint32_t width, std::uint32_t lanes) {
+  const __m256i lastX = _mm256_set1_epi32(std::int32_t(rows.d.width) - 1);
+  const __m256i lastY = _mm256_set1_epi32(std::int32_t(rows.d.height) - 1);
+  const std::uint64_t pitch = rows.d.rowPitch;
+  constexpr std::uint64_t bytes = Texels == FastTexels::FloatRgba ? 16 : 4;
+  const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
+  std::uint32_t first = 0;
+  for (; first + 8 <= lanes; first += 8) {
+    alignas(32) std::int32_t i[8], j[8];
+    _mm256_store_si256(reinterpret_cast<__m256i *>(i),
+                       nearestIndices(rows.x + first, floatCoordinates, scaleX, lastX));
+    _mm256_store_si256(reinterpret_cast<__m256i *>(j),
+                       nearestIndices(rows.y + first, floatCoordinates, scaleY, lastY));
+    const char *texel[8];
+    for (std::uint32_t l = 0; l < 8; ++l)
+      texel[l] = rows.d.data + std::uint64_t(j[l]) * pitch + std::uint64_t(i[l]) * bytes;
+    if constexpr (Texels == FastTexels::FloatRgba) {
+      __m256i v[4];
+      for (std::uint32_t k = 0; k < 4; ++k)
+        v[k] = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i *>(texel[k]))),
+            _mm_loadu_si128(reinterpret_cast<const __m128i *>(texel[k + 4])), 1);
+      transposeHalves(v);
+      for (std::uint32_t c = 0; c < 4; ++c)
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + c * width + first), v[c]);
+    } else {
+      alignas(32) std::uint32_t packed[8];
+      for (std::uint32_t l = 0; l < 8; ++l)
+        std::memcpy(&packed[l], texel[l], 4);
+      const __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i *>(packed));
+      if constexpr (Texels == FastTexels::FloatR) {
+        _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + first), v);
+        _mm256_storeu_ps(reinterpret_cast<float *>(out + width + first), zero);
+        _mm256_storeu_ps(reinterpret_cast<float *>(out + 2 * width + first), zero);
+        _mm256_storeu_ps(reinterpret_cast<float *>(out + 3 * width + first), one);
+        continue;
+      }
+      for (std::uint32_t c = 0; c < 4; ++c) {
+        // Channel c of the result is byte c of an RGBA texel; of a BGRA
+        // one, red and blue trade places.
+        const std::uint32_t byte = Texels == FastTexels::Unorm8Bgra && c != 1 && c != 3 ? 2 - c : c;
+        const __m256i channel =
+            _mm256_and_si256(_mm256_srli_epi32(v, int(8 * byte)), _mm256_set1_epi32(0xff));
+        _mm256_storeu_ps(reinterpret_cast<float *>(out + c * width + first),
+                         _mm256_div_ps(_mm256_cvtepi32_ps(channel), _mm256_set1_ps(255.0f)));
+      }
+    }
+  }
+  return first;
+}
+#endif
+
 // OpImageSampleExplicitLod with a uniform sampler of addressing mode None,
 // ClampToEdge or Clamp (sampleAxis's formulas, in 32-bit indices).
 template <std::uint32_t T, std::uint32_t O>
@@ -303,8 +387,27 @@ void sampleRows(const Instruction &in, ExecutionState &s, const ImageDescriptor 
   const std::int32_t lastX = std::int32_t(d.width) - 1, lastY = std::int32_t(d.height) - 1;
   const char *access = "read_image with CLK_ADDRESS_NONE";
   if (!linear) {
+    std::uint32_t done = 0;
+#if defined(__SSE2__)
+    if (mode == 1 && s.dense && rows.step == 1 && handlerIsa() == Isa::Avx2) {
+      if constexpr (T == Float && O == RGBA)
+        done = nearestClamped<FastTexels::FloatRgba>(rows, floatCoordinates, scaleX, scaleY, out,
+                                                     s.width, s.span);
+      if constexpr (T == Float && O == R)
+        done = nearestClamped<FastTexels::FloatR>(rows, floatCoordinates, scaleX, scaleY, out,
+                                                  s.width, s.span);
+      if constexpr (T == UnormInt8 && O == RGBA)
+        done = nearestClamped<FastTexels::Unorm8Rgba>(rows, floatCoordinates, scaleX, scaleY, out,
+                                                      s.width, s.span);
+      if constexpr (T == UnormInt8 && O == BGRA)
+        done = nearestClamped<FastTexels::Unorm8Bgra>(rows, floatCoordinates, scaleX, scaleY, out,
+                                                      s.width, s.span);
+    }
+#endif
     forActiveLanes(
         s, [&](std::uint32_t lane) __attribute__((always_inline)) {
+          if (lane < done)
+            return;
           std::int32_t i, j;
           if (floatCoordinates) {
             i = floorInt(rows.floatX(lane) * scaleX);

@@ -650,6 +650,84 @@ TEST_F(Images, SamplingFollowsAddressingAndFilteringRules) {
       }
 }
 
+// Nearest sampling with CLK_ADDRESS_CLAMP_TO_EDGE inside and far outside
+// the image: coordinates of ±3e9 and ±infinity (past what a 32-bit index
+// holds), mixed with ordinary ones in whole warps of lanes, read the texel
+// that clamp(floor(u), 0, size - 1) names (8.2), unnormalized and
+// normalized, float and integer coordinates; RGBA and R float texels, and
+// RGBA and BGRA 8-bit normalized ones (c / 255, 8.3.1.1).
+TEST_F(Images, ClampToEdgeNearestFarOutside) {
+  constexpr size_t w = 9, h = 5;
+  const float far[] = {3e9f, -3e9f, INFINITY, -INFINITY, 2.5f, -0.5f, 7.25f, 1e8f, 4.0f, 3.75f};
+  std::vector<std::array<float, 2>> at;
+  std::vector<std::array<cl_int, 2>> atInt;
+  for (size_t i = 0; i < 520; ++i) {
+    at.push_back({far[i % 10], far[(i / 10 + i) % 10]});
+    atInt.push_back({cl_int(i % 23) - 7, cl_int(i % 11) - 3});
+  }
+  const std::vector<std::uint8_t> bytes = randomBytes(w * h * 16, 5);
+  for (const cl_image_format format :
+       {cl_image_format{CL_RGBA, CL_FLOAT}, cl_image_format{CL_R, CL_FLOAT},
+        cl_image_format{CL_RGBA, CL_UNORM_INT8}, cl_image_format{CL_BGRA, CL_UNORM_INT8}}) {
+    SCOPED_TRACE(formatName(format));
+    const bool unorm = format.image_channel_data_type == CL_UNORM_INT8;
+    std::vector<float> floats(w * h * 4);
+    for (size_t e = 0; e < floats.size(); ++e)
+      floats[e] = float(bytes[e]) - 100.0f;
+    cl_mem img = image(CL_MEM_READ_ONLY, format, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1,
+                       unorm ? static_cast<const void *>(bytes.data()) : floats.data());
+    ASSERT_NE(img, nullptr);
+    // Component c of texel (x, y) as read_imagef returns it.
+    auto texel = [&](size_t x, size_t y, int c) {
+      const size_t t = y * w + x;
+      if (format.image_channel_order == CL_R) // (r, 0, 0, 1) (8.3)
+        return c == 0 ? floats[t] : c == 3 ? 1.0f : 0.0f;
+      if (!unorm)
+        return floats[t * 4 + c];
+      const int byte = format.image_channel_order == CL_BGRA && c != 1 && c != 3 ? 2 - c : c;
+      return float(bytes[t * 4 + byte]) / 255.0f;
+    };
+    auto check = [&](const std::vector<Float4> &got, size_t count, auto coordinate,
+                     bool normalized) {
+      auto index = [&](double u, size_t size) {
+        const double scaled = u * (normalized ? double(size) : 1.0);
+        return size_t(std::clamp(std::floor(scaled), 0.0, double(size - 1)));
+      };
+      for (size_t i = 0; i < count; ++i) {
+        const auto [u, v] = coordinate(i);
+        for (int c = 0; c < 4; ++c)
+          ASSERT_NEAR(got[i][c], texel(index(u, w), index(v, h), c), 1e-6f)
+              << "coordinate (" << u << ", " << v << "), normalized " << normalized
+              << ", component " << c;
+      }
+    };
+    for (const bool normalized : {false, true}) {
+      cl_kernel k = kernel("images", "sample_f2");
+      cl_mem out = buffer<Float4>(at.size());
+      setArgs(k, img, sampler(normalized, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST), buffer(at),
+              out);
+      run(k, {at.size()});
+      check(
+          read<Float4>(out, at.size()), at.size(),
+          [&](size_t i) {
+            return std::pair{double(at[i][0]), double(at[i][1])};
+          },
+          normalized);
+    }
+    cl_kernel k = kernel("images", "sample_f2_int");
+    cl_mem out = buffer<Float4>(atInt.size());
+    setArgs(k, img, sampler(false, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST), buffer(atInt),
+            out);
+    run(k, {atInt.size()});
+    check(
+        read<Float4>(out, atInt.size()), atInt.size(),
+        [&](size_t i) {
+          return std::pair{double(atInt[i][0]), double(atInt[i][1])};
+        },
+        false);
+  }
+}
+
 } // namespace
 } // namespace lanewise::test
 

@@ -51,6 +51,10 @@ kernel void sample_f2a(read_only image2d_array_t image, sampler_t s, global cons
                        global float4 *out) {
   out[get_global_id(0)] = read_imagef(image, s, at[get_global_id(0)]);
 }
+kernel void sample_f2_int(read_only image2d_t image, sampler_t s, global const int2 *at,
+                          global float4 *out) {
+  out[get_global_id(0)] = read_imagef(image, s, at[get_global_id(0)]);
+}
 kernel void sample_i2(read_only image2d_t image, sampler_t s, global const float2 *at,
                       global int4 *out) {
   out[get_global_id(0)] = read_imagei(image, s, at[get_global_id(0)]);
