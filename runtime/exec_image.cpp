@@ -306,14 +306,26 @@ nearestIndices(const std::uint32_t *coordinate, bool floatCoordinates, float sca
   return _mm256_min_epi32(_mm256_max_epi32(index, _mm256_setzero_si256()), last);
 }
 
-// Texels read by nearestClamped: RGBA and R float (the bits as they are; R
-// reads as (r, 0, 0, 1)), or RGBA and BGRA 8-bit normalized (c / 255.0f, as
-// unorm8Values).
-enum class FastTexels { FloatRgba, FloatR, Unorm8Rgba, Unorm8Bgra };
+// Texels read by nearestClamped: RGBA and R float (the bits as they are),
+// or RGBA, BGRA, RG and R 8-bit normalized (c / 255.0f, as unorm8Values).
+// A channel the order lacks reads as 0, alpha as 1 (8.3).
+enum class FastTexels { FloatRgba, FloatR, Unorm8Rgba, Unorm8Bgra, Unorm8Rg, Unorm8R };
+
+constexpr std::uint64_t texelBytes(FastTexels texels) {
+  switch (texels) {
+  case FastTexels::FloatRgba:
+    return 16;
+  case FastTexels::Unorm8Rg:
+    return 2;
+  case FastTexels::Unorm8R:
+    return 1;
+  default:
+    return 4;
+  }
+}
 
 // Lanes [0, result) of `lanes` whose coordinates are varying rows, their
 // texels converted into the component rows.
-
 template <FastTexels Texels>
 [[gnu::target("avx2")]] std::uint32_t nearestClamped(const Rows &rows, bool floatCoordinates,
                                                      float scaleX, float scaleY, std::uint32_t *out,
@@ -321,7 +333,7 @@ template <FastTexels Texels>
   const __m256i lastX = _mm256_set1_epi32(std::int32_t(rows.d.width) - 1);
   const __m256i lastY = _mm256_set1_epi32(std::int32_t(rows.d.height) - 1);
   const std::uint64_t pitch = rows.d.rowPitch;
-  constexpr std::uint64_t bytes = Texels == FastTexels::FloatRgba ? 16 : 4;
+  constexpr std::uint64_t bytes = texelBytes(Texels);
   const __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f);
   std::uint32_t first = 0;
   for (; first + 8 <= lanes; first += 8) {
@@ -343,9 +355,9 @@ template <FastTexels Texels>
       for (std::uint32_t c = 0; c < 4; ++c)
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + c * width + first), v[c]);
     } else {
-      alignas(32) std::uint32_t packed[8];
+      alignas(32) std::uint32_t packed[8] = {};
       for (std::uint32_t l = 0; l < 8; ++l)
-        std::memcpy(&packed[l], texel[l], 4);
+        std::memcpy(&packed[l], texel[l], bytes);
       const __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i *>(packed));
       if constexpr (Texels == FastTexels::FloatR) {
         _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + first), v);
@@ -355,8 +367,12 @@ template <FastTexels Texels>
         continue;
       }
       for (std::uint32_t c = 0; c < 4; ++c) {
-        // Channel c of the result is byte c of an RGBA texel; of a BGRA
-        // one, red and blue trade places.
+        if (c >= bytes) {
+          _mm256_storeu_ps(reinterpret_cast<float *>(out + c * width + first), c == 3 ? one : zero);
+          continue;
+        }
+        // Channel c of the result is byte c of the texel; of a BGRA one,
+        // red and blue trade places.
         const std::uint32_t byte = Texels == FastTexels::Unorm8Bgra && c != 1 && c != 3 ? 2 - c : c;
         const __m256i channel =
             _mm256_and_si256(_mm256_srli_epi32(v, int(8 * byte)), _mm256_set1_epi32(0xff));
@@ -402,6 +418,12 @@ void sampleRows(const Instruction &in, ExecutionState &s, const ImageDescriptor 
       if constexpr (T == UnormInt8 && O == BGRA)
         done = nearestClamped<FastTexels::Unorm8Bgra>(rows, floatCoordinates, scaleX, scaleY, out,
                                                       s.width, s.span);
+      if constexpr (T == UnormInt8 && O == RG)
+        done = nearestClamped<FastTexels::Unorm8Rg>(rows, floatCoordinates, scaleX, scaleY, out,
+                                                    s.width, s.span);
+      if constexpr (T == UnormInt8 && O == R)
+        done = nearestClamped<FastTexels::Unorm8R>(rows, floatCoordinates, scaleX, scaleY, out,
+                                                   s.width, s.span);
     }
 #endif
     forActiveLanes(

@@ -655,7 +655,7 @@ TEST_F(Images, SamplingFollowsAddressingAndFilteringRules) {
 // holds), mixed with ordinary ones in whole warps of lanes, read the texel
 // that clamp(floor(u), 0, size - 1) names (8.2), unnormalized and
 // normalized, float and integer coordinates; RGBA and R float texels, and
-// RGBA and BGRA 8-bit normalized ones (c / 255, 8.3.1.1).
+// RGBA, BGRA, RG and R 8-bit normalized ones (c / 255, 8.3.1.1).
 TEST_F(Images, ClampToEdgeNearestFarOutside) {
   constexpr size_t w = 9, h = 5;
   const float far[] = {3e9f, -3e9f, INFINITY, -INFINITY, 2.5f, -0.5f, 7.25f, 1e8f, 4.0f, 3.75f};
@@ -668,7 +668,8 @@ TEST_F(Images, ClampToEdgeNearestFarOutside) {
   const std::vector<std::uint8_t> bytes = randomBytes(w * h * 16, 5);
   for (const cl_image_format format :
        {cl_image_format{CL_RGBA, CL_FLOAT}, cl_image_format{CL_R, CL_FLOAT},
-        cl_image_format{CL_RGBA, CL_UNORM_INT8}, cl_image_format{CL_BGRA, CL_UNORM_INT8}}) {
+        cl_image_format{CL_RGBA, CL_UNORM_INT8}, cl_image_format{CL_BGRA, CL_UNORM_INT8},
+        cl_image_format{CL_RG, CL_UNORM_INT8}, cl_image_format{CL_R, CL_UNORM_INT8}}) {
     SCOPED_TRACE(formatName(format));
     const bool unorm = format.image_channel_data_type == CL_UNORM_INT8;
     std::vector<float> floats(w * h * 4);
@@ -678,14 +679,17 @@ TEST_F(Images, ClampToEdgeNearestFarOutside) {
                        unorm ? static_cast<const void *>(bytes.data()) : floats.data());
     ASSERT_NE(img, nullptr);
     // Component c of texel (x, y) as read_imagef returns it.
+    const int channels = format.image_channel_order == CL_R    ? 1
+                         : format.image_channel_order == CL_RG ? 2
+                                                               : 4;
     auto texel = [&](size_t x, size_t y, int c) {
       const size_t t = y * w + x;
-      if (format.image_channel_order == CL_R) // (r, 0, 0, 1) (8.3)
-        return c == 0 ? floats[t] : c == 3 ? 1.0f : 0.0f;
+      if (c >= channels) // (r, 0, 0, 1), (r, g, 0, 1) (8.3)
+        return c == 3 ? 1.0f : 0.0f;
       if (!unorm)
-        return floats[t * 4 + c];
+        return floats[t * channels + c];
       const int byte = format.image_channel_order == CL_BGRA && c != 1 && c != 3 ? 2 - c : c;
-      return float(bytes[t * 4 + byte]) / 255.0f;
+      return float(bytes[t * channels + byte]) / 255.0f;
     };
     auto check = [&](const std::vector<Float4> &got, size_t count, auto coordinate,
                      bool normalized) {
