@@ -287,11 +287,13 @@ void readRows(const Instruction &in, ExecutionState &s, const ImageDescriptor &d
 }
 
 #if defined(__SSE2__)
-// Nearest sampling with ClampToEdge, eight lanes at a time (nearestClamped).
-// The indices of eight coordinates of a row, as sampleRows computes them: a
-// coordinate beyond ±1e9, or NaN, clamps to the edge it would.
-[[gnu::target("avx2")]] inline __m256i
-nearestIndices(const std::uint32_t *coordinate, bool floatCoordinates, float scale, __m256i last) {
+// Nearest sampling, eight lanes at a time (nearestRows). The indices of
+// eight coordinates of a row, as sampleRows computes them: a coordinate
+// beyond ±1e9, or NaN, gives the index floorInt gives (clamped to the edge
+// with ClampToEdge).
+[[gnu::target("avx2")]] inline __m256i nearestIndices(const std::uint32_t *coordinate,
+                                                      bool floatCoordinates, float scale,
+                                                      __m256i last, bool clampToEdge) {
   __m256i index;
   if (floatCoordinates) {
     __m256 u = _mm256_mul_ps(_mm256_loadu_ps(reinterpret_cast<const float *>(coordinate)),
@@ -303,10 +305,19 @@ nearestIndices(const std::uint32_t *coordinate, bool floatCoordinates, float sca
   } else {
     index = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(coordinate));
   }
+  if (!clampToEdge)
+    return index;
   return _mm256_min_epi32(_mm256_max_epi32(index, _mm256_setzero_si256()), last);
 }
 
-// Texels read by nearestClamped: RGBA and R float (the bits as they are),
+// Whether every index of `index` lies in [0, last].
+[[gnu::target("avx2")]] inline bool allWithin(__m256i index, __m256i last) {
+  const __m256i outside = _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), index),
+                                          _mm256_cmpgt_epi32(index, last));
+  return _mm256_testz_si256(outside, outside);
+}
+
+// Texels read by nearestRows: RGBA and R float (the bits as they are),
 // or RGBA, BGRA, RG and R 8-bit normalized (c / 255.0f, as unorm8Values).
 // A channel the order lacks reads as 0, alpha as 1 (8.3).
 enum class FastTexels { FloatRgba, FloatR, Unorm8Rgba, Unorm8Bgra, Unorm8Rg, Unorm8R };
@@ -325,11 +336,13 @@ constexpr std::uint64_t texelBytes(FastTexels texels) {
 }
 
 // Lanes [0, result) of `lanes` whose coordinates are varying rows, their
-// texels converted into the component rows.
+// texels converted into the component rows. With ClampToEdge, every lane;
+// otherwise (None, Clamp) up to the first eight lanes that are not all
+// inside the image, which sampleRows takes lane by lane.
 template <FastTexels Texels>
-[[gnu::target("avx2")]] std::uint32_t nearestClamped(const Rows &rows, bool floatCoordinates,
-                                                     float scaleX, float scaleY, std::uint32_t *out,
-                                                     std::uint32_t width, std::uint32_t lanes) {
+[[gnu::target("avx2")]] std::uint32_t
+nearestRows(const Rows &rows, bool floatCoordinates, bool clampToEdge, float scaleX, float scaleY,
+            std::uint32_t *out, std::uint32_t width, std::uint32_t lanes) {
   const __m256i lastX = _mm256_set1_epi32(std::int32_t(rows.d.width) - 1);
   const __m256i lastY = _mm256_set1_epi32(std::int32_t(rows.d.height) - 1);
   const std::uint64_t pitch = rows.d.rowPitch;
@@ -338,10 +351,12 @@ template <FastTexels Texels>
   std::uint32_t first = 0;
   for (; first + 8 <= lanes; first += 8) {
     alignas(32) std::int32_t i[8], j[8];
-    _mm256_store_si256(reinterpret_cast<__m256i *>(i),
-                       nearestIndices(rows.x + first, floatCoordinates, scaleX, lastX));
-    _mm256_store_si256(reinterpret_cast<__m256i *>(j),
-                       nearestIndices(rows.y + first, floatCoordinates, scaleY, lastY));
+    const __m256i is = nearestIndices(rows.x + first, floatCoordinates, scaleX, lastX, clampToEdge);
+    const __m256i js = nearestIndices(rows.y + first, floatCoordinates, scaleY, lastY, clampToEdge);
+    if (!clampToEdge && !(allWithin(is, lastX) && allWithin(js, lastY)))
+      break;
+    _mm256_store_si256(reinterpret_cast<__m256i *>(i), is);
+    _mm256_store_si256(reinterpret_cast<__m256i *>(j), js);
     const char *texel[8];
     for (std::uint32_t l = 0; l < 8; ++l)
       texel[l] = rows.d.data + std::uint64_t(j[l]) * pitch + std::uint64_t(i[l]) * bytes;
@@ -405,25 +420,23 @@ void sampleRows(const Instruction &in, ExecutionState &s, const ImageDescriptor 
   if (!linear) {
     std::uint32_t done = 0;
 #if defined(__SSE2__)
-    if (mode == 1 && s.dense && rows.step == 1 && handlerIsa() == Isa::Avx2) {
+    if (s.dense && rows.step == 1 && handlerIsa() == Isa::Avx2) {
+      auto rowsOf = [&]<FastTexels Texels>() {
+        return nearestRows<Texels>(rows, floatCoordinates, mode == 1, scaleX, scaleY, out, s.width,
+                                   s.span);
+      };
       if constexpr (T == Float && O == RGBA)
-        done = nearestClamped<FastTexels::FloatRgba>(rows, floatCoordinates, scaleX, scaleY, out,
-                                                     s.width, s.span);
+        done = rowsOf.template operator()<FastTexels::FloatRgba>();
       if constexpr (T == Float && O == R)
-        done = nearestClamped<FastTexels::FloatR>(rows, floatCoordinates, scaleX, scaleY, out,
-                                                  s.width, s.span);
+        done = rowsOf.template operator()<FastTexels::FloatR>();
       if constexpr (T == UnormInt8 && O == RGBA)
-        done = nearestClamped<FastTexels::Unorm8Rgba>(rows, floatCoordinates, scaleX, scaleY, out,
-                                                      s.width, s.span);
+        done = rowsOf.template operator()<FastTexels::Unorm8Rgba>();
       if constexpr (T == UnormInt8 && O == BGRA)
-        done = nearestClamped<FastTexels::Unorm8Bgra>(rows, floatCoordinates, scaleX, scaleY, out,
-                                                      s.width, s.span);
+        done = rowsOf.template operator()<FastTexels::Unorm8Bgra>();
       if constexpr (T == UnormInt8 && O == RG)
-        done = nearestClamped<FastTexels::Unorm8Rg>(rows, floatCoordinates, scaleX, scaleY, out,
-                                                    s.width, s.span);
+        done = rowsOf.template operator()<FastTexels::Unorm8Rg>();
       if constexpr (T == UnormInt8 && O == R)
-        done = nearestClamped<FastTexels::Unorm8R>(rows, floatCoordinates, scaleX, scaleY, out,
-                                                   s.width, s.span);
+        done = rowsOf.template operator()<FastTexels::Unorm8R>();
     }
 #endif
     forActiveLanes(

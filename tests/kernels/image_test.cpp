@@ -650,27 +650,41 @@ TEST_F(Images, SamplingFollowsAddressingAndFilteringRules) {
       }
 }
 
-// Nearest sampling with CLK_ADDRESS_CLAMP_TO_EDGE inside and far outside
-// the image: coordinates of ±3e9 and ±infinity (past what a 32-bit index
-// holds), mixed with ordinary ones in whole warps of lanes, read the texel
-// that clamp(floor(u), 0, size - 1) names (8.2), unnormalized and
-// normalized, float and integer coordinates; RGBA and R float texels, and
-// RGBA, BGRA, RG and R 8-bit normalized ones (c / 255, 8.3.1.1).
-TEST_F(Images, ClampToEdgeNearestFarOutside) {
+// Nearest sampling of whole warps of lanes (which Lanewise reads eight
+// lanes at a time): clamp_to_edge inside and far outside the image
+// (coordinates of ±3e9 and ±infinity, past what a 32-bit index holds) reads
+// the texel clamp(floor(u), 0, size - 1) names; clamp reads the border
+// colour outside, (0, 0, 0, 0) for orders with alpha, else (0, 0, 0, 1);
+// none is read inside only (8.2). Warps all inside, and warps where some
+// lanes are outside; unnormalized and normalized, float and integer
+// coordinates; RGBA and R float texels, and RGBA, BGRA, RG and R 8-bit
+// normalized ones (c / 255, 8.3.1.1).
+TEST_F(Images, NearestSamplingOfWholeWarps) {
   constexpr size_t w = 9, h = 5;
   const float far[] = {3e9f, -3e9f, INFINITY, -INFINITY, 2.5f, -0.5f, 7.25f, 1e8f, 4.0f, 3.75f};
+  std::mt19937 random(17);
+  // 520 lanes: four warps all inside the image, then mixed ones.
   std::vector<std::array<float, 2>> at;
   std::vector<std::array<cl_int, 2>> atInt;
   for (size_t i = 0; i < 520; ++i) {
-    at.push_back({far[i % 10], far[(i / 10 + i) % 10]});
-    atInt.push_back({cl_int(i % 23) - 7, cl_int(i % 11) - 3});
+    if (i < 512) {
+      at.push_back({std::uniform_real_distribution<float>(0.0f, 0.999f)(random) * w,
+                    std::uniform_real_distribution<float>(0.0f, 0.999f)(random) * h});
+      atInt.push_back({cl_int(random() % w), cl_int(random() % h)});
+    } else {
+      at.push_back({far[i % 10], far[(i / 10 + i) % 10]});
+      atInt.push_back({cl_int(i % 23) - 7, cl_int(i % 11) - 3});
+    }
+    if (i >= 256 && i < 512 && i % 37 == 0) { // warps 2 and 3: a lane outside
+      at.back() = {far[i % 4], 1.0f};
+      atInt.back() = {cl_int(w), 0};
+    }
   }
   const std::vector<std::uint8_t> bytes = randomBytes(w * h * 16, 5);
   for (const cl_image_format format :
        {cl_image_format{CL_RGBA, CL_FLOAT}, cl_image_format{CL_R, CL_FLOAT},
         cl_image_format{CL_RGBA, CL_UNORM_INT8}, cl_image_format{CL_BGRA, CL_UNORM_INT8},
         cl_image_format{CL_RG, CL_UNORM_INT8}, cl_image_format{CL_R, CL_UNORM_INT8}}) {
-    SCOPED_TRACE(formatName(format));
     const bool unorm = format.image_channel_data_type == CL_UNORM_INT8;
     std::vector<float> floats(w * h * 4);
     for (size_t e = 0; e < floats.size(); ++e)
@@ -678,10 +692,10 @@ TEST_F(Images, ClampToEdgeNearestFarOutside) {
     cl_mem img = image(CL_MEM_READ_ONLY, format, CL_MEM_OBJECT_IMAGE2D, w, h, 1, 1,
                        unorm ? static_cast<const void *>(bytes.data()) : floats.data());
     ASSERT_NE(img, nullptr);
-    // Component c of texel (x, y) as read_imagef returns it.
     const int channels = format.image_channel_order == CL_R    ? 1
                          : format.image_channel_order == CL_RG ? 2
                                                                : 4;
+    // Component c of texel (x, y) as read_imagef returns it.
     auto texel = [&](size_t x, size_t y, int c) {
       const size_t t = y * w + x;
       if (c >= channels) // (r, 0, 0, 1), (r, g, 0, 1) (8.3)
@@ -691,44 +705,44 @@ TEST_F(Images, ClampToEdgeNearestFarOutside) {
       const int byte = format.image_channel_order == CL_BGRA && c != 1 && c != 3 ? 2 - c : c;
       return float(bytes[t * channels + byte]) / 255.0f;
     };
-    auto check = [&](const std::vector<Float4> &got, size_t count, auto coordinate,
-                     bool normalized) {
-      auto index = [&](double u, size_t size) {
-        const double scaled = u * (normalized ? double(size) : 1.0);
-        return size_t(std::clamp(std::floor(scaled), 0.0, double(size - 1)));
-      };
-      for (size_t i = 0; i < count; ++i) {
-        const auto [u, v] = coordinate(i);
-        for (int c = 0; c < 4; ++c)
-          ASSERT_NEAR(got[i][c], texel(index(u, w), index(v, h), c), 1e-6f)
-              << "coordinate (" << u << ", " << v << "), normalized " << normalized
-              << ", component " << c;
+    for (const cl_addressing_mode mode :
+         {CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_CLAMP, CL_ADDRESS_NONE})
+      for (const int coordinates : {0, 1, 2}) { // unnormalized, normalized, integer
+        const bool normalized = coordinates == 1, integer = coordinates == 2;
+        // CL_ADDRESS_NONE reads inside the image only: the first two warps.
+        const size_t count = mode == CL_ADDRESS_NONE ? 256 : at.size();
+        SCOPED_TRACE(formatName(format) + " mode 0x" + std::to_string(mode) + " coordinates " +
+                     std::to_string(coordinates));
+        cl_kernel k = kernel("images", integer ? "sample_f2_int" : "sample_f2");
+        cl_mem out = buffer<Float4>(count);
+        std::vector<std::array<float, 2>> scaled = at;
+        if (normalized)
+          for (auto &[u, v] : scaled) {
+            u /= float(w);
+            v /= float(h);
+          }
+        setArgs(k, img, sampler(normalized, mode, CL_FILTER_NEAREST),
+                integer ? buffer(atInt) : buffer(scaled), out);
+        run(k, {count});
+        const auto got = read<Float4>(out, count);
+        for (size_t i = 0; i < count; ++i) {
+          // The coordinate the sampler reads, in float as the device computes it.
+          const double u = integer ? atInt[i][0] : scaled[i][0] * float(normalized ? w : 1);
+          const double v = integer ? atInt[i][1] : scaled[i][1] * float(normalized ? h : 1);
+          const double x = std::floor(u), y = std::floor(v);
+          const bool inside = x >= 0 && x < w && y >= 0 && y < h;
+          for (int c = 0; c < 4; ++c) {
+            float want;
+            if (mode == CL_ADDRESS_CLAMP && !inside)
+              want = c == 3 && channels < 4 ? 1.0f : 0.0f;
+            else
+              want = texel(size_t(std::clamp(x, 0.0, double(w - 1))),
+                           size_t(std::clamp(y, 0.0, double(h - 1))), c);
+            ASSERT_NEAR(got[i][c], want, 1e-6f)
+                << "lane " << i << " coordinate (" << u << ", " << v << ") component " << c;
+          }
+        }
       }
-    };
-    for (const bool normalized : {false, true}) {
-      cl_kernel k = kernel("images", "sample_f2");
-      cl_mem out = buffer<Float4>(at.size());
-      setArgs(k, img, sampler(normalized, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST), buffer(at),
-              out);
-      run(k, {at.size()});
-      check(
-          read<Float4>(out, at.size()), at.size(),
-          [&](size_t i) {
-            return std::pair{double(at[i][0]), double(at[i][1])};
-          },
-          normalized);
-    }
-    cl_kernel k = kernel("images", "sample_f2_int");
-    cl_mem out = buffer<Float4>(atInt.size());
-    setArgs(k, img, sampler(false, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST), buffer(atInt),
-            out);
-    run(k, {atInt.size()});
-    check(
-        read<Float4>(out, atInt.size()), atInt.size(),
-        [&](size_t i) {
-          return std::pair{double(atInt[i][0]), double(atInt[i][1])};
-        },
-        false);
   }
 }
 
