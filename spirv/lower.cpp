@@ -499,8 +499,8 @@ runtime::KernelCode KernelLowering::run() {
       if (auto sunk = sinkAfter_.find(&instruction); sunk != sinkAfter_.end())
         lowerInBlock(*sunk->second); // findCoalescedPhis
     }
-    convertToComponents(nullptr, b);
     current_ = &block.terminator();
+    convertToComponents(nullptr, b);
     if (const Instruction &t = block.terminator();
         t.opcode == spv::OpBranchConditional && t.idOperand(1) != t.idOperand(2))
       checkDefined(t.idOperand(0), t, runtime::UndefinedUse::BranchCondition);
