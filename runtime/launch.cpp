@@ -253,7 +253,11 @@ void writeAffineId(const BuiltinRegister &b, const ExecutionState &s, const Loca
   const WorkGroupInfo &g = *s.group;
   const std::uint32_t c = b.firstComponent;
   const bool global = b.value == BuiltinValue::GlobalInvocationId;
-  std::uint64_t element[3] = {ids.id[c][0], c == 0, c == 1};
+  // Lane 0's id, its stride along a row and its stride from row to row: a
+  // warp's rows step in y, or in z where the work-group is one row deep in
+  // y (affineIdsHold).
+  const bool rowsStepInZ = g.localSize[1] == 1;
+  std::uint64_t element[3] = {ids.id[c][0], c == 0, rowsStepInZ ? c == 2 : c == 1};
   if (global)
     element[0] += g.groupId[c] * g.enqueuedLocalSize[c] + g.globalOffset[c];
   if (g.groupLanes)
@@ -796,11 +800,14 @@ bool globalIdsBelow2To31(const NDRange &range) {
 }
 
 // Whether the warps of a work-group of x × y × z lanes each lie in one row,
-// or hold whole rows of one plane (warps start at multiples of the width).
+// or hold whole rows of one plane or of a group one row deep (warps start
+// at multiples of the width).
 bool shapeFitsRows(std::uint64_t width, std::uint64_t x, std::uint64_t y, std::uint64_t z) {
   if (y * z == 1 || x % width == 0)
     return true;
-  return width % x == 0 && (z == 1 || (x * y) % width == 0);
+  // Whole rows: of one plane, or of a work-group one row deep (rows then
+  // step in z).
+  return width % x == 0 && (z == 1 || y == 1 || (x * y) % width == 0);
 }
 } // namespace
 

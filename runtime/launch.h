@@ -41,8 +41,9 @@ struct NDRange {
 // What code lowered with affine ids (KernelCode::rowWarps) needs of a
 // launch: every warp of `width` lanes of every work-group of `range` lies in
 // one row (one y and z) of its work-group, or holds whole rows of one plane
-// (one z), and every global id is below 2^31. A warp holds consecutive
-// local linear ids.
+// (one z) or of a work-group one row deep (y size 1: its rows step in z),
+// and every global id is below 2^31. A warp holds consecutive local linear
+// ids.
 bool affineIdsHold(std::uint32_t width, const NDRange &range);
 
 // How many work-groups of `range` each warp of `packed` holds, or 0 when

@@ -4,9 +4,11 @@
 // elements (the value's pair: its base and its strides) in one uniform
 // register. A kernel lowered with LowerOptions::rowWarps runs only
 // launches whose warps each lie in one row of their work-group or hold
-// whole rows of one plane (runtime::affineIdsHold): there, each component
-// of the global and local ids is such a value: lane 0's id, stride 1 in x
-// for the x component, row stride 1 for the y component, both 0 for z.
+// whole rows of one plane or of a work-group one row deep
+// (runtime::affineIdsHold): there, each component of the global and local
+// ids is such a value: lane 0's id, stride 1 in x for the x component, row
+// stride 1 for the component the rows step in (y, or z where the group is
+// one row deep), 0 for the others.
 // Integer arithmetic that keeps affinity (adding, subtracting, multiplying
 // by a uniform value, shifting left by one, truncating) and pointer
 // arithmetic with such indices compute the pair once per warp; a load or
@@ -499,9 +501,10 @@ bool KernelLowering::lowerAffine(const Instruction &instruction) {
   switch (instruction.opcode) {
   case spv::OpCompositeExtract:
   case spv::OpLoad: {
-    // Lane 0's id and its strides, written by the engine at warp start:
-    // stride 1 for x, row stride 1 for y, both 0 for z (uniform in the
-    // warp); a warp of several work-groups has row stride L in the global x.
+    // Lane 0's id and its strides, written by the engine at warp start
+    // (runtime/launch.cpp, writeAffineId): stride 1 for x, row stride 1 for
+    // the component the rows step in, y or z; a warp of several
+    // work-groups has row stride L in the global x.
     code_.builtins.push_back({*builtinValue(sourceBuiltin(instruction)), result, 1, false,
                               bytes == 8, sourceComponent(instruction), true});
     break;

@@ -664,5 +664,54 @@ TEST_F(Affine, ThreeDimensionalRanges) {
     }
 }
 
+// 3D work-groups one row deep in y: each warp's rows step in z (1 x 1 x N
+// groups are rows of one work-item), partial last groups in z, several
+// warps per group, a global offset.
+TEST_F(Affine, WorkGroupsOneRowDeep) {
+  struct Case {
+    size_t global[3], local[3], offset[3];
+  };
+  const Case cases[] = {
+      {{4, 3, 128}, {1, 1, 64}, {0, 0, 0}},   {{16, 3, 40}, {4, 1, 16}, {0, 0, 0}},
+      {{8, 6, 10}, {8, 1, 3}, {0, 0, 0}},     {{2, 2, 300}, {2, 1, 100}, {0, 0, 0}},
+      {{1, 1, 1000}, {1, 1, 256}, {0, 0, 0}}, {{4, 2, 20}, {4, 1, 8}, {0, 1, 5}},
+      {{32, 2, 9}, {32, 1, 4}, {0, 0, 0}}};
+  for (const std::string variant : variants)
+    for (const Case &c : cases) {
+      const size_t w = c.global[0], h = c.global[1], d = c.global[2];
+      // Buffers cover the offset's ids too.
+      const size_t W = w + c.offset[0], H = h + c.offset[1], D = d + c.offset[2];
+      const size_t n = W * H * D;
+      const std::vector<int> in = pattern<int>(n, 25);
+      cl_mem I = buffer(in), O = buffer<int>(n), Ids = buffer<cl_int4>(n);
+      cl_kernel k = kernel("rows_in_z", variant);
+      ASSERT_NE(k, nullptr);
+      const cl_ulong zLimit = c.offset[2] + d / 2 + 1;
+      setArgs(k, I, O, Ids, cl_ulong(W), cl_ulong(H), zLimit);
+      run(k, {w, h, d}, {c.local[0], c.local[1], c.local[2]},
+          {c.offset[0], c.offset[1], c.offset[2]});
+      const auto out = read<int>(O, n);
+      const auto ids = read<cl_int4>(Ids, n);
+      for (size_t z = c.offset[2]; z < D; ++z)
+        for (size_t y = c.offset[1]; y < H; ++y)
+          for (size_t x = c.offset[0]; x < W; ++x) {
+            const size_t j = (z * H + y) * W + x;
+            const size_t lx = (x - c.offset[0]) % c.local[0], ly = (y - c.offset[1]) % c.local[1],
+                         lz = (z - c.offset[2]) % c.local[2], gz = (z - c.offset[2]) / c.local[2];
+            const std::string where =
+                label(variant) + " " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                std::to_string(d) + " local " + std::to_string(c.local[0]) + "x" +
+                std::to_string(c.local[1]) + "x" + std::to_string(c.local[2]) + " at (" +
+                std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
+            ASSERT_EQ(out[j], in[j] + (z < zLimit ? 1000 : 0) + int(z * 100 + lz * 10 + ly))
+                << where;
+            ASSERT_EQ(ids[j].s[0], int(lx)) << where;
+            ASSERT_EQ(ids[j].s[1], int(ly)) << where;
+            ASSERT_EQ(ids[j].s[2], int(lz)) << where;
+            ASSERT_EQ(ids[j].s[3], int(gz)) << where;
+          }
+    }
+}
+
 } // namespace
 } // namespace lanewise::test

@@ -286,3 +286,18 @@ __kernel void planes(__global const int *in, __global int *out, ulong w, ulong h
 }
 
 // SPDX-License-Identifier: Apache-2.0
+
+// 3D work-groups one row deep (X x 1 x Z): a warp's rows step in z. A
+// branch on z, stores through addresses affine in x, y and z, and the
+// local ids and group id as values.
+__kernel void rows_in_z(__global const int *in, __global int *out, __global int4 *ids, ulong w,
+                        ulong h, ulong zLimit) {
+  const size_t x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  const size_t j = (z * h + y) * w + x;
+  int v = in[j];
+  if (z < zLimit)
+    v += 1000;
+  out[j] = v + (int)(z * 100 + get_local_id(2) * 10 + get_local_id(1));
+  ids[j] = (int4)((int)get_local_id(0), (int)get_local_id(1), (int)get_local_id(2),
+                  (int)get_group_id(2));
+}
