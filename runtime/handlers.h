@@ -214,7 +214,7 @@ Handler affineStoreHandler(std::uint32_t elementBytes, bool valueVarying, bool g
 // A streamed store (spirv/lower_stream.cpp): the store through the pointer
 // pair `store` of an expression of lane-wise binary operations (`node`, in
 // the order they compute; the last gives the stored value, or with none
-// the stored value is leaf 0) on `leaf`s, each loaded through a pointer
+// the stored value is leaf 0; a float mad is two of them) on `leaf`s, each loaded through a pointer
 // pair for the expression alone (elements of `type`, or halves widened
 // to floats) or a uniform value (a scalar, or a splat vector whose
 // component 0 is every component's). Elements of `type`, 4 or

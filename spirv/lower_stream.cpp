@@ -4,8 +4,10 @@
 //
 // A streamed store: a store (OpStore, vstoren) through an affine pointer
 // of a value of 4- or 8-byte elements computed by at most six lane-wise
-// binary operations (integer + - * and the bitwise ones, float + - * /),
-// each of whose operands is another, a load through an affine pointer
+// binary operations (integer + - * and the bitwise ones, float + - * /;
+// a float mad counts as its product and its sum, each rounded, as the
+// interpreter computes it: clang writes `a * x + y` so when it builds from
+// source), each of whose operands is another, a load through an affine pointer
 // (OpLoad, vloadn; a vload_halfn of floats widened a chunk at a time) or a
 // uniform value, each read by that one use, vectors in memory order, with
 // nothing between the first member and the store but affine pairs and
@@ -150,13 +152,27 @@ void KernelLowering::findStreamedStores() {
           const auto op = binaryOp(def->opcode);
           if (op && runtime::streamedOperation(*op, group.scalar)) {
             if (!add(def->idOperand(0)) || !add(def->idOperand(1)) ||
-                group.nodes.size() == Expression::maxNodes)
+                group.operations == Expression::maxNodes)
               return false;
             group.nodes.push_back(def);
+            group.operations += 1;
             members.push_back(id);
             return true;
           }
           const auto number = openclStdNumber(*def);
+          // mad(a, b, c) of floats: a product and a sum, each rounded, as
+          // the interpreter computes it (builtins::apply3), and as clang
+          // writes `a * x + y` (llvm.fmuladd) in OpenCL C.
+          if (number == OpenCLLIB::Mad &&
+              (group.scalar == Scalar::F32 || group.scalar == Scalar::F64)) {
+            if (!add(def->idOperand(2)) || !add(def->idOperand(3)) || !add(def->idOperand(4)) ||
+                group.operations + 2 > Expression::maxNodes)
+              return false;
+            group.nodes.push_back(def);
+            group.operations += 2;
+            members.push_back(id);
+            return true;
+          }
           const bool halves = number == OpenCLLIB::Vload_halfn && group.scalar == Scalar::F32;
           const bool load = def->opcode == spv::OpLoad || number == OpenCLLIB::Vloadn || halves;
           if (!load || !pairAddressed(*def) || group.leaves.size() == Expression::maxLeaves)
@@ -259,40 +275,63 @@ void KernelLowering::fuseStreamedStore(const Instruction &original, size_t emitt
     known[k] = true;
     held.push_back(*at);
   }
+  // Each node's result register, and the operation of the expression that
+  // computes it (a mad's sum).
   std::vector<uint32_t> nodeRegisters;
+  std::vector<uint8_t> nodeOperation;
+  uint32_t operations = 0;
+  // The expression's operand for SPIR-V operand `id`, which the lowered
+  // instruction reads from register `lowered`; none when they disagree.
+  auto operandFor = [&](uint32_t id, uint32_t lowered) -> std::optional<uint8_t> {
+    uint32_t want = 0;
+    uint8_t operand = 0;
+    if (const auto leaf = std::find_if(group.leaves.begin(), group.leaves.end(),
+                                       [&](const StreamedStore::Leaf &l) { return l.id == id; });
+        leaf != group.leaves.end()) {
+      const size_t k = static_cast<size_t>(leaf - group.leaves.begin());
+      operand = static_cast<uint8_t>(k);
+      if (!known[k]) { // a uniform's register
+        registers[k] = lowered;
+        known[k] = true;
+        e.leaf[k] = {lowered, false};
+      }
+      want = registers[k];
+    } else {
+      const auto earlier = std::find_if(group.nodes.begin(), group.nodes.end(),
+                                        [&](const Instruction *x) { return x->result == id; });
+      const size_t j = static_cast<size_t>(earlier - group.nodes.begin());
+      if (j >= nodeRegisters.size())
+        return std::nullopt;
+      operand = static_cast<uint8_t>(Expression::maxLeaves + nodeOperation[j]);
+      want = nodeRegisters[j];
+    }
+    if (lowered != want)
+      return std::nullopt;
+    return operand;
+  };
   for (const Instruction *node : group.nodes) {
     const auto [from, end] = streamedEmitted_[node->result];
     if (end != from + 1)
       return;
     const runtime::Instruction &lowered = code_.instructions[from];
-    Expression::Node &n = e.node[nodeRegisters.size()];
-    n.op = *binaryOp(node->opcode);
-    for (uint32_t o = 0; o < 2; ++o) {
-      const uint32_t id = node->idOperand(o);
-      uint32_t want = 0;
-      if (const auto leaf = std::find_if(group.leaves.begin(), group.leaves.end(),
-                                         [&](const StreamedStore::Leaf &l) { return l.id == id; });
-          leaf != group.leaves.end()) {
-        const size_t k = static_cast<size_t>(leaf - group.leaves.begin());
-        n.operand[o] = static_cast<uint8_t>(k);
-        if (!known[k]) { // a uniform's register
-          registers[k] = lowered.operand[o];
-          known[k] = true;
-          e.leaf[k] = {lowered.operand[o], false};
-        }
-        want = registers[k];
-      } else {
-        const auto earlier = std::find_if(group.nodes.begin(), group.nodes.end(),
-                                          [&](const Instruction *x) { return x->result == id; });
-        const size_t j = static_cast<size_t>(earlier - group.nodes.begin());
-        if (j >= nodeRegisters.size())
-          return;
-        n.operand[o] = static_cast<uint8_t>(Expression::maxLeaves + j);
-        want = nodeRegisters[j];
-      }
-      if (lowered.operand[o] != want)
+    if (const auto op = binaryOp(node->opcode)) {
+      const auto a = operandFor(node->idOperand(0), lowered.operand[0]);
+      const auto b = operandFor(node->idOperand(1), lowered.operand[1]);
+      if (!a || !b)
         return;
+      e.node[operations] = {*op, {*a, *b}};
+    } else { // mad: the product, then the sum
+      const auto a = operandFor(node->idOperand(2), lowered.operand[0]);
+      const auto b = operandFor(node->idOperand(3), lowered.operand[1]);
+      const auto c = operandFor(node->idOperand(4), lowered.operand[2]);
+      if (!a || !b || !c)
+        return;
+      e.node[operations] = {runtime::BinaryOp::FMul, {*a, *b}};
+      ++operations;
+      e.node[operations] = {runtime::BinaryOp::FAdd,
+                            {static_cast<uint8_t>(Expression::maxLeaves + operations - 1), *c}};
     }
+    nodeOperation.push_back(static_cast<uint8_t>(operations++));
     nodeRegisters.push_back(lowered.result);
     held.push_back(from);
   }
@@ -302,7 +341,7 @@ void KernelLowering::fuseStreamedStore(const Instruction &original, size_t emitt
   held.push_back(*storeAt);
   std::sort(held.begin(), held.end());
   e.leaves = static_cast<uint32_t>(group.leaves.size());
-  e.nodes = static_cast<uint32_t>(group.nodes.size());
+  e.nodes = operations;
   e.store = store.operand[0];
   e.components = group.components;
   runtime::Instruction streamed = store;

@@ -559,8 +559,10 @@ private:
     };
     std::vector<Leaf> leaves;
     // The operations in the order they compute, the stored value's last;
-    // none when the stored value is leaf 0, loaded.
+    // none when the stored value is leaf 0, loaded. A mad is two of the
+    // expression's operations (`operations` counts them).
     std::vector<const Instruction *> nodes;
+    uint32_t operations = 0;
     Scalar scalar = Scalar::I32;
     uint32_t components = 1;
   };

@@ -120,6 +120,7 @@ protected:
 
   template <typename T> void everyKernel(const std::string &type);
   template <typename T> void expressions(const std::string &type);
+  template <typename T> void fused(const std::string &type);
 };
 
 template <typename T> void StreamedStore::everyKernel(const std::string &type) {
@@ -430,6 +431,60 @@ TEST_F(StreamedStore, Halves) {
                 << c.name << " element " << e << ": got " << got[e] << ", want " << want[e] << " ("
                 << where(variant, l) << ", n " << n << ")";
         }
+}
+
+// mad as a product and a sum, each rounded; fma rounded once.
+template <typename T> void StreamedStore::fused(const std::string &type) {
+  const T k = T(-2.75);
+  const Count same = [](const Launch &l) { return items(l) + 3; };
+  const Arguments operandKOperand = [&](cl_kernel kernel, cl_mem out, const std::vector<cl_mem> &in,
+                                        const Launch &) { setArgs(kernel, in[0], k, in[1], out); };
+  check<T>("mad_" + type, 2, same, same, operandKOperand,
+           [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+             forItems(l, [&](size_t i) { out[i] = T(T(in[0][i] * k) + in[1][i]); });
+           });
+  const Count four = [](const Launch &l) { return items(l) * 4 + 5; };
+  check<T>(
+      "mad4_" + type, 2, four, four,
+      [&](cl_kernel kernel, cl_mem out, const std::vector<cl_mem> &in, const Launch &) {
+        setArgs(kernel, k, in[0], in[1], out);
+      },
+      [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+        forItems(l, [&](size_t i) {
+          for (size_t e = 4 * i; e < 4 * (i + 1); ++e)
+            out[e] = T(T(k * in[0][e]) + in[1][e]);
+        });
+      });
+  check<T>(
+      "mad_chain_" + type, 3, same, same,
+      [&](cl_kernel kernel, cl_mem out, const std::vector<cl_mem> &in, const Launch &) {
+        setArgs(kernel, in[0], in[1], in[2], k, out);
+      },
+      [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+        forItems(l, [&](size_t i) { out[i] = T(T(T(T(in[0][i] + in[1][i]) * in[2][i]) + k) * k); });
+      });
+  check<T>(
+      "mad_deep_" + type, 1, same, same,
+      [&](cl_kernel kernel, cl_mem out, const std::vector<cl_mem> &in, const Launch &) {
+        setArgs(kernel, in[0], k, out);
+      },
+      [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+        forItems(l, [&](size_t i) {
+          T x = in[0][i];
+          for (int m = 0; m < 4; ++m)
+            x = T(T(x * k) + k);
+          out[i] = x;
+        });
+      });
+  check<T>("fma_" + type, 2, same, same, operandKOperand,
+           [&](std::vector<T> &out, const Inputs<T> &in, const Launch &l) {
+             forItems(l, [&](size_t i) { out[i] = std::fma(in[0][i], k, in[1][i]); });
+           });
+}
+
+TEST_F(StreamedStore, MadAndFma) {
+  fused<float>("float");
+  fused<double>("double");
 }
 
 TEST_F(StreamedStore, Division) {

@@ -173,6 +173,37 @@ EXPRESSIONS(ulong)
 EXPRESSIONS(float)
 EXPRESSIONS(double)
 
+// mad (two roundings, as Lanewise computes it and as clang writes
+// `a * x + y` when it builds from source) in streamed stores, and fma (one
+// rounding), which is not one of their operations.
+#define FUSED(T)                                                                                   \
+  kernel void mad_##T(global const T *a, T k, global const T *b, global T *c) {                    \
+    const size_t i = get_global_id(0);                                                             \
+    c[i] = mad(a[i], k, b[i]);                                                                     \
+  }                                                                                                \
+  kernel void mad4_##T(T k, global const T *x, global const T *y, global T *out) {                 \
+    const size_t i = get_global_id(0);                                                             \
+    vstore4(mad((T##4)(k), vload4(i, x), vload4(i, y)), i, out);                                   \
+  }                                                                                                \
+  /* Operations on both sides of a mad, all loaded operands varying. */                            \
+  kernel void mad_chain_##T(global const T *a, global const T *b, global const T *d, T k,          \
+                            global T *c) {                                                         \
+    const size_t i = get_global_id(0);                                                             \
+    c[i] = mad(a[i] + b[i], d[i], k) * k;                                                          \
+  }                                                                                                \
+  /* Four mads: more operations than one streamed store computes. */                               \
+  kernel void mad_deep_##T(global const T *a, T k, global T *c) {                                  \
+    const size_t i = get_global_id(0);                                                             \
+    c[i] = mad(mad(mad(mad(a[i], k, k), k, k), k, k), k, k);                                       \
+  }                                                                                                \
+  kernel void fma_##T(global const T *a, T k, global const T *b, global T *c) {                    \
+    const size_t i = get_global_id(0);                                                             \
+    c[i] = fma(a[i], k, b[i]);                                                                     \
+  }
+
+FUSED(float)
+FUSED(double)
+
 BINARY(float, div, /)
 BINARY(double, div, /)
 BINARY(uint, and, &)
